@@ -1,0 +1,117 @@
+"""Minimal stand-ins for tinygrad classes so the suite never needs tinygrad.
+
+Only names and attributes matter: uop_json recognises tinygrad values by class name and
+attribute names, so these mirror tinygrad's field names (not its behaviour).
+"""
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+
+class Ops(enum.IntEnum):  # IntEnum like tinygrad's, to catch "enum encoded as int" bugs
+    SPECIAL = 1; PARAM = 2; CALL = 3; SINK = 4; STACK = 5; INDEX = 6; CAST = 7  # noqa: E702
+    ADD = 8; MUL = 9; MAX = 10; RANGE = 11; CONST = 12; REDUCE = 13; NOOP = 14; CUSTOM = 15  # noqa: E702
+
+
+class AxisType(enum.Enum):
+    LOOP = 1; REDUCE = 2; WEAK = 3  # noqa: E702
+
+
+class AddrSpace(enum.IntEnum):
+    GLOBAL = 1; LOCAL = 2; REG = 3; ALU = 4  # noqa: E702
+
+
+class OptOps(enum.Enum):
+    UPCAST = 1; NOLOCALS = 2; PADTO = 3  # noqa: E702
+
+
+class Color(enum.Enum):  # an enum the format does not know
+    RED = 1
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str  # tinygrad's C-style name, e.g. "float" for float32
+
+
+class dtypes:  # noqa: N801 - mirrors tinygrad's spelling
+    void, weakint, bool = DType("void"), DType("weakint"), DType("bool")
+    int8, int32, uint8 = DType("signed char"), DType("int"), DType("unsigned char")
+    float16, bfloat16, float32 = DType("half"), DType("__bf16"), DType("float")
+
+
+class ConstFloat(float):
+    pass
+
+
+class InvalidType:
+    def __repr__(self):
+        return "Invalid"
+
+
+Invalid = InvalidType()
+
+
+@dataclass(frozen=True)
+class ParamArg:
+    slot: int
+    dtype: DType
+    vmin_vmax: Any = None
+    multiple_of: Any = None
+    name: Any = None
+    addrspace: Any = AddrSpace.GLOBAL
+    axis: Any = None
+    device: Any = None
+    volatile: bool = False
+
+
+@dataclass(frozen=True)
+class Opt:
+    op: OptOps
+    axis: Any = None
+    arg: Any = None
+
+
+@dataclass(frozen=True)
+class Estimates:
+    ops: Any = 0
+    lds: Any = 0
+    mem: Any = 0
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    name: str = "test"
+    axis_types: tuple = ()
+    dont_use_locals: bool = False
+    applied_opts: tuple = ()
+    opts_to_apply: Any = None
+    estimates: Any = None
+    beam: int = 0
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    grad_fxn: Any = None
+    name: Any = None
+    precompile: bool = False
+    precompile_backward: bool = False
+    aux: Any = None
+
+
+@dataclass(frozen=True)
+class BufferizeOpts:
+    device: Any
+    addrspace: AddrSpace = AddrSpace.GLOBAL
+    removable: bool = True
+
+
+class UOp:
+    """Not hash-consed (unlike tinygrad), so tests can check that equal nodes are merged."""
+
+    def __init__(self, op, dtype=dtypes.void, src=(), arg=None, tag=None):
+        self.op, self.dtype, self.src, self.arg, self.tag = op, dtype, tuple(src), arg, tag
+
+
+def const(v, dtype=dtypes.weakint):
+    return UOp(Ops.CONST, dtype, (), v)

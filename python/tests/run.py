@@ -1,0 +1,23 @@
+"""Run the python unittest suite and end with exactly one summary line: `N passed, N failed`.
+
+The summary is derived from unittest's TestResult so callers (run_tests.sh, CI) can parse it.
+Skipped tests count as passed (they ran and did not fail); their reasons are printed above.
+"""
+import os
+import sys
+import unittest
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
+    result = unittest.TextTestRunner(stream=sys.stderr, verbosity=1).run(suite)
+    for test, reason in result.skipped:
+        print(f"SKIPPED {test.id()}: {reason}")
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    print(f"{result.testsRun - failed} passed, {failed} failed")
+    return 0 if failed == 0 and result.testsRun > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+# -*- Python -*-
+import os
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tinygrad-mlir"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".json", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tinygrad_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%corpus", os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+tool_dirs = [config.tinygrad_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tinygrad-opt"], tool_dirs)
