@@ -71,10 +71,10 @@ bool isMovement(Operation *op) {
 }
 bool isMovement(Value v) { return isMovement(v.getDefiningOp()); }
 bool isALU(Operation *op) {
-  return op->getDialect() && op->getDialect()->getNamespace() == "tg" &&
-         op->hasTrait<OpTrait::InferTypeOpAdaptor>() &&
-         !is(op, {"STACK", "SINK", "GROUP", "AFTER", "TUPLE", "PARAM", "BUFFER",
-                  "CAST", "BITCAST"});
+  return is(op, {"EXP2", "LOG2", "SIN", "SQRT", "RECIPROCAL", "NEG", "TRUNC",
+                 "ADD", "MUL", "SHL", "SHR", "CDIV", "MAX", "CMOD", "CMPLT",
+                 "CMPNE", "CMPEQ", "XOR", "OR", "AND", "THREEFRY", "SUB",
+                 "FDIV", "POW", "FLOORDIV", "FLOORMOD", "WHERE", "MULACC"});
 }
 std::optional<AddrSpace> addrspaceOf(Value v) {
   return getValueInfo(v.getType()).addrspace;

@@ -22,8 +22,19 @@ ParseResult ConstOp::parse(OpAsmParser &parser, OperationState &result) {
   Attribute value;
   bool negative = succeeded(parser.parseOptionalMinus());
   APInt intValue;
-  OptionalParseResult intResult = parser.parseOptionalInteger(intValue);
-  if (intResult.has_value()) {
+  // parseOptionalInteger also accepts `true`/`false` (as 1/0): try the bool
+  // keywords first so that `tg.const true : i1` is a BoolAttr.
+  std::optional<bool> boolValue;
+  if (!negative && succeeded(parser.parseOptionalKeyword("true")))
+    boolValue = true;
+  else if (!negative && succeeded(parser.parseOptionalKeyword("false")))
+    boolValue = false;
+  OptionalParseResult intResult =
+      boolValue ? OptionalParseResult(std::nullopt)
+                : parser.parseOptionalInteger(intValue);
+  if (boolValue) {
+    value = BoolAttr::get(ctx, *boolValue);
+  } else if (intResult.has_value()) {
     if (failed(*intResult))
       return failure();
     intValue = intValue.sextOrTrunc(128);
@@ -38,10 +49,6 @@ ParseResult ConstOp::parse(OpAsmParser &parser, OperationState &result) {
                            negative ? -std::nan("") : std::nan(""));
   } else if (!negative && succeeded(parser.parseOptionalKeyword("invalid"))) {
     value = InvalidAttr::get(ctx);
-  } else if (!negative && succeeded(parser.parseOptionalKeyword("true"))) {
-    value = BoolAttr::get(ctx, true);
-  } else if (!negative && succeeded(parser.parseOptionalKeyword("false"))) {
-    value = BoolAttr::get(ctx, false);
   } else {
     double d;
     if (parser.parseFloat(d))

@@ -1,0 +1,39 @@
+# tinygrad-mlir: one entry point for a fresh machine.
+#   make demo  - install deps, build, run the main job end to end
+#   make test  - install deps, build, run every test suite
+BUILD ?= build
+JOBS ?= 2
+CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DLLVM_USE_LINKER=lld -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+
+.PHONY: all deps configure build test demo bench fuzz clean
+
+all: build
+
+deps:
+	./scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	ninja -C $(BUILD) -j $(JOBS) all TinygradUnitTests
+
+test: build
+	./scripts/run-tests.sh $(BUILD)
+
+demo: build
+	./scripts/demo.sh $(BUILD)
+
+bench: build
+	./scripts/bench.sh $(BUILD)
+
+fuzz: deps
+	./scripts/fuzz.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The main job, end to end, as far as the pipeline exists today:
+# parse a kernel AST, check tinygrad's spec for its phase, fold constants,
+# and (when tinygrad-translate is built) import a real tinygrad kernel from
+# the corpus and print it back as tinygrad's render string.
+set -euo pipefail
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN="$ROOT/$BUILD/bin"
+cd "$ROOT"
+
+echo "== 1. parse + spec check (phase=tensor) + fold: examples/sum_kernel.mlir"
+"$BIN/tinygrad-opt" examples/sum_kernel.mlir --tg-verify-spec=phase=tensor --canonicalize
+
+CORPUS="$ROOT/../shared/corpus"
+if [ -x "$BIN/tinygrad-translate" ] && [ -d "$CORPUS/kernels" ]; then
+  k="$CORPUS/kernels/red_sum_axis1_keepdim__k0.json"
+  echo "== 2. import a tinygrad kernel AST ($(basename "$k")), verify, export"
+  "$BIN/tinygrad-translate" --import-tinygrad-json --graph-path=ast "$k" -o /tmp/tg-demo.mlir
+  "$BIN/tinygrad-opt" /tmp/tg-demo.mlir --tg-verify-spec=phase=tensor | head -n 40
+fi
+
+echo
+echo "Not built yet: CPU code generation and execution (roadmap stage 2)."

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every suite (lit, gtest, python) and prints one closing line
+# "N passed, N failed". Exits non-zero if anything failed or nothing ran.
+set -uo pipefail
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+passed=0; failed=0
+log=$(mktemp -d)
+
+echo "== lit =="
+/usr/lib/llvm-22/bin/lit -sv "$BUILD/test" >"$log/lit.txt" 2>&1
+lit_rc=$?
+grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):' "$log/lit.txt" || true
+tail -n 12 "$log/lit.txt" | grep -E '^ +(Passed|Failed|Unresolved|Expectedly Failed|Unexpectedly Passed|Unsupported|Timed Out)' || true
+lp=$(grep -E '^ +(Passed|Expectedly Failed) *:' "$log/lit.txt" | awk -F: '{s+=$2} END {print s+0}')
+lf=$(grep -E '^ +(Failed|Unresolved|Unexpectedly Passed|Timed Out) *:' "$log/lit.txt" | awk -F: '{s+=$2} END {print s+0}')
+if [ "$lit_rc" -ne 0 ] && [ "$lf" -eq 0 ]; then lf=1; echo "lit exited $lit_rc"; tail -n 20 "$log/lit.txt"; fi
+passed=$((passed + lp)); failed=$((failed + lf))
+echo "lit: $lp passed, $lf failed"
+
+echo "== gtest =="
+for t in "$BUILD"/unittests/*; do
+  [ -x "$t" ] || continue
+  "$t" --gtest_brief=1 >"$log/gtest.txt" 2>&1
+  rc=$?
+  gp=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log/gtest.txt" | grep -oE '[0-9]+' | head -1)
+  gf=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$log/gtest.txt" | grep -oE '[0-9]+' | head -1)
+  gp=${gp:-0}; gf=${gf:-0}
+  if [ "$rc" -ne 0 ] && [ "$gf" -eq 0 ]; then gf=1; tail -n 20 "$log/gtest.txt"; fi
+  grep -E '^\[  FAILED  \]' "$log/gtest.txt" || true
+  echo "$(basename "$t"): $gp passed, $gf failed"
+  passed=$((passed + gp)); failed=$((failed + gf))
+done
+
+echo "== python =="
+python/run_tests.sh >"$log/py.txt" 2>&1
+rc=$?
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/py.txt" | tail -1)
+pp=$(echo "$line" | awk '{print $1+0}'); pf=$(echo "$line" | awk '{print $3+0}')
+if [ "$rc" -ne 0 ] && [ "${pf:-0}" -eq 0 ]; then pf=1; tail -n 20 "$log/py.txt"; fi
+echo "python: ${pp:-0} passed, ${pf:-0} failed"
+passed=$((passed + ${pp:-0})); failed=$((failed + ${pf:-0}))
+
+rm -rf "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
