@@ -8,7 +8,7 @@ CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DLLVM_USE_LINKER=lld -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 
-.PHONY: all deps configure build test demo bench fuzz clean
+.PHONY: all deps configure build test demo bench fuzz docs clean
 
 all: build
 
@@ -37,3 +37,11 @@ fuzz: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# Regenerate docs/Dialects/*.md and docs/TinygradPasses.md from ODS, and the
+# op index from the op table.
+docs: build
+	ninja -C $(BUILD) mlir-doc
+	cp $(BUILD)/docs/Dialects/*.md docs/Dialects/
+	cp $(BUILD)/docs/TinygradPasses.md docs/Passes.md
+	python3 scripts/gen-op-index.py > docs/OpIndex.md

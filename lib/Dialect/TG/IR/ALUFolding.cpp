@@ -56,7 +56,7 @@ static bool fitsDType(const Scalar &s, DType dtype) {
   case Scalar::Bool:
     return dtype == DType::Bool;
   case Scalar::Int:
-    return isInt(dtype);
+    return !isFloat(dtype) && dtype != DType::Bool && dtype != DType::Void;
   case Scalar::Float:
     return isFloat(dtype);
   }

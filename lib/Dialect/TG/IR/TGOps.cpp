@@ -121,7 +121,9 @@ LogicalResult ConstOp::verify() {
       return emitSpecError(*this, "spec_shared.const")
              << "a bool value needs dtype bool, got " << type;
   } else if (isa<IntegerAttr>(value)) {
-    if (!isInt(*dt))
+    // dtype.const(v) is int(v) for every dtype that is neither float nor
+    // bool (this includes the internal uint128/uint256).
+    if (isFloat(*dt) || *dt == DType::Bool)
       return emitSpecError(*this, "spec_shared.const")
              << "an int value needs an int dtype, got " << type;
   } else if (isa<FloatAttr>(value)) {
