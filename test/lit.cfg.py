@@ -11,6 +11,7 @@ config.test_exec_root = os.path.join(config.tinygrad_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tinygrad_src", config.tinygrad_src_root))
 config.substitutions.append(("%corpus", os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
