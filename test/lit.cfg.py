@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 import lit.formats
 from lit.llvm import llvm_config
 
@@ -10,11 +11,15 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tinygrad_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tinygrad_src", config.tinygrad_src_root))
 config.substitutions.append(("%corpus", os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# `not` at the start of a RUN line is looked up on PATH (the default
+# substitution only rewrites it after a pipe).
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 tool_dirs = [config.tinygrad_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tinygrad-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["tinygrad-opt", "tinygrad-translate"], tool_dirs)

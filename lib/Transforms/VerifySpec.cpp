@@ -88,6 +88,8 @@ ParamAttr paramArg(Operation *op) {
 }
 bool hasShapeSrc(Operation *op) { return op->getNumOperands() == 1; }
 bool isDeviceAttr(Attribute a) {
+  if (!a) // deviceless (e.g. a BUFFER whose ParamArg has no device)
+    return false;
   auto isStr = [](Attribute x) { return isa<StringAttr>(x); };
   auto arr = dyn_cast_or_null<ArrayAttr>(a);
   return isStr(a) || (arr && llvm::all_of(arr, isStr));

@@ -48,8 +48,10 @@ LogicalResult GetAddrOp::verify() {
 }
 
 LogicalResult AllocOp::verify() {
-  if (getSize() <= 0)
-    return emitOpError() << "size must be positive, got " << getSize();
+  // I64Attr getters are uint64_t: read the signed value.
+  int64_t size = getSizeAttr().getInt();
+  if (size <= 0)
+    return emitOpError() << "size must be positive, got " << size;
   return success();
 }
 
@@ -66,8 +68,9 @@ LogicalResult ExecOp::verify() {
 }
 
 LogicalResult CopyOp::verify() {
-  if (getSize() < 0)
-    return emitOpError() << "size must be non-negative, got " << getSize();
+  int64_t size = getSizeAttr().getInt();
+  if (size < 0)
+    return emitOpError() << "size must be non-negative, got " << size;
   return success();
 }
 

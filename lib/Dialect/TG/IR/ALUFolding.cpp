@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Dialect/TG/IR/TG.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::tg;
@@ -39,7 +41,9 @@ Attribute tg::getScalarAttr(MLIRContext *ctx, const Scalar &s) {
   case Scalar::Bool:
     return BoolAttr::get(ctx, s.b);
   case Scalar::Float:
-    return FloatAttr::get(Float64Type::get(ctx), s.f);
+    // dtype.const canonicalizes every NaN to math.nan (positive, quiet).
+    return FloatAttr::get(Float64Type::get(ctx),
+                          std::isnan(s.f) ? std::nan("") : s.f);
   case Scalar::Int: {
     unsigned __int128 raw = (unsigned __int128)s.i;
     uint64_t words[2] = {(uint64_t)raw, (uint64_t)(raw >> 64)};

@@ -71,14 +71,22 @@ static std::string formatDouble(double d) {
   if (std::isinf(d))
     return d < 0 ? "-inf" : "inf";
   char buf[64];
-  for (int prec = 1; prec <= 17; ++prec) {
-    snprintf(buf, sizeof(buf), "%.*g", prec, d);
+  int prec = 1;
+  for (; prec <= 17; ++prec) {
+    snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
     if (strtod(buf, nullptr) == d)
       break;
   }
+  // Python's repr: positional for decimal exponents in [-4, 16).
+  int exp = atoi(strchr(buf, 'e') + 1);
+  if (exp >= -4 && exp < 16)
+    snprintf(buf, sizeof(buf), "%.*f", std::max(prec - 1 - exp, 0), d);
   std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos)
-    s += ".0";
+  // MLIR float literals need a '.' in the mantissa ("1.0e+16", not "1e+16").
+  if (s.find('.') == std::string::npos) {
+    size_t e = s.find('e');
+    s.insert(e == std::string::npos ? s.size() : e, ".0");
+  }
   return s;
 }
 
@@ -202,6 +210,8 @@ LogicalResult BitcastOp::inferReturnTypes(
 LogicalResult BitcastOp::verify() { return verifyCastTarget(*this, getDtype()); }
 
 OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType() && !isWeakType(getType()))
+    return getSrc(); // BITCAST to its own dtype is the identity
   auto s = getScalar(adaptor.getSrc());
   auto from = getDType(getSrc().getType());
   auto to = getDType(getDtype());

@@ -59,7 +59,9 @@ def HCQ_CustomFunctionOp : HCQ_Op<"custom_function"> {
   let summary = "CUSTOM_FUNCTION: an opaque device function, invoked through CALL";
   let arguments = (ins Variadic<AnyType>:$srcs, StrAttr:$name);
   let results = (outs TG_VoidType:$result);
-  let assemblyFormat = "$name ($srcs^ `:` type($srcs))? attr-dict";
+  // Parenthesized: a bare optional operand list would swallow the result of
+  // the next op (`%x = ...`) when there are no srcs.
+  let assemblyFormat = "$name (`(` $srcs^ `:` type($srcs) `)`)? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
