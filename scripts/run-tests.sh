@@ -21,7 +21,7 @@ echo "lit: $lp passed, $lf failed"
 
 echo "== gtest =="
 for t in "$BUILD"/unittests/*; do
-  [ -x "$t" ] || continue
+  [ -f "$t" ] && [ -x "$t" ] || continue
   "$t" --gtest_brief=1 >"$log/gtest.txt" 2>&1
   rc=$?
   gp=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log/gtest.txt" | grep -oE '[0-9]+' | head -1)
