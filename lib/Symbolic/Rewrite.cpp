@@ -1,0 +1,161 @@
+//===- Rewrite.cpp - tinygrad's graph_rewrite drivers ---------------------===//
+#include "tinygrad/Symbolic/Rewrite.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::sym;
+
+void PatternMatcher::add(std::vector<Rule> rules) {
+  for (Rule &r : rules) {
+    unsigned idx = all.size();
+    all.push_back(r);
+    if (r.ops.empty()) {
+      for (auto &v : byOp)
+        v.push_back(idx);
+    } else {
+      for (Op op : r.ops)
+        byOp[static_cast<unsigned>(op)].push_back(idx);
+    }
+  }
+}
+
+PatternMatcher &PatternMatcher::operator+=(const PatternMatcher &o) {
+  add(o.all);
+  return *this;
+}
+
+UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x) const {
+  for (unsigned idx : byOp[static_cast<unsigned>(x->op)]) {
+    UOpRef r = all[idx].fn(ctx, x);
+    if (r && r != x)
+      return r;
+  }
+  return nullptr;
+}
+
+namespace {
+/// Bounds runaway rule sets: tinygrad's REWRITE_STACK_LIMIT.
+constexpr size_t kStackLimit = 250000;
+
+struct Frame {
+  enum Stage : uint8_t { Enter, Rebuild, Forward } stage;
+  UOpRef n;
+  UOpRef r;
+};
+} // namespace
+
+static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
+                         bool preOrder) {
+  llvm::DenseMap<UOpRef, UOpRef> replace;
+  llvm::DenseSet<UOpRef> active; // entered, not yet resolved: a revisit is a cycle
+  std::vector<Frame> stack{{Frame::Enter, root, nullptr}};
+  while (!stack.empty()) {
+    if (stack.size() > kStackLimit) {
+      ctx.errors.push_back("infinite loop in graph_rewrite (stack too big)");
+      return nullptr;
+    }
+    Frame f = stack.back();
+    stack.pop_back();
+    switch (f.stage) {
+    case Frame::Enter: {
+      if (replace.count(f.n))
+        break;
+      if (!active.insert(f.n).second) {
+        ctx.errors.push_back("rule cycle in graph_rewrite at " +
+                             getOpName(f.n->op).str());
+        return nullptr;
+      }
+      UOpRef nn = f.n;
+      if (preOrder) {
+        // bottom_up=True: fire before the children, to a fixed point.
+        for (unsigned steps = 0; UOpRef r = pm.rewrite(ctx, nn); ++steps) {
+          if (steps > 1000) {
+            ctx.errors.push_back("infinite loop in fixed_point_rewrite");
+            return nullptr;
+          }
+          nn = r;
+        }
+      }
+      stack.push_back({Frame::Rebuild, f.n, nn});
+      for (UOpRef s : llvm::reverse(nn->src))
+        if (!replace.count(s))
+          stack.push_back({Frame::Enter, s, nullptr});
+      break;
+    }
+    case Frame::Rebuild: {
+      UOpRef nn = f.r;
+      llvm::SmallVector<UOpRef, 4> newSrc;
+      bool changed = false;
+      for (UOpRef s : nn->src) {
+        auto it = replace.find(s);
+        UOpRef ns = it == replace.end() ? s : it->second;
+        changed |= ns != s;
+        newSrc.push_back(ns);
+      }
+      UOpRef r;
+      if (!changed) {
+        r = preOrder ? nullptr : pm.rewrite(ctx, nn);
+        if (!r) {
+          replace[f.n] = nn;
+          active.erase(f.n);
+          break;
+        }
+      } else {
+        r = ctx.replaceSrc(nn, newSrc);
+      }
+      if (r == f.n) { // rebuilt into itself: done
+        replace[f.n] = r;
+        active.erase(f.n);
+        break;
+      }
+      stack.push_back({Frame::Forward, f.n, r});
+      if (!replace.count(r))
+        stack.push_back({Frame::Enter, r, nullptr});
+      break;
+    }
+    case Frame::Forward:
+      replace[f.n] = replace.lookup(f.r);
+      active.erase(f.n);
+      break;
+    }
+  }
+  return replace.lookup(root);
+}
+
+UOpRef sym::graphRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm) {
+  return runRewrite(ctx, root, pm, /*preOrder=*/false);
+}
+
+UOpRef sym::graphRewriteBottomUp(Context &ctx, UOpRef root,
+                                 const PatternMatcher &pm) {
+  return runRewrite(ctx, root, pm, /*preOrder=*/true);
+}
+
+UOpRef sym::substitute(Context &ctx, UOpRef root,
+                       const llvm::DenseMap<UOpRef, UOpRef> &map) {
+  llvm::DenseMap<UOpRef, UOpRef> memo;
+  std::function<UOpRef(UOpRef)> go = [&](UOpRef n) -> UOpRef {
+    if (auto it = memo.find(n); it != memo.end())
+      return it->second;
+    UOpRef x = n;
+    for (unsigned steps = 0; steps < 64; ++steps) {
+      auto it = map.find(x);
+      if (it == map.end() || it->second == x)
+        break;
+      x = it->second;
+    }
+    llvm::SmallVector<UOpRef, 4> src;
+    for (UOpRef s : x->src)
+      src.push_back(go(s));
+    UOpRef r = ctx.replaceSrc(x, src);
+    memo[n] = r;
+    return r;
+  };
+  return go(root);
+}
+
+UOpRef sym::simplify(Context &ctx, UOpRef x) {
+  UOpRef r = graphRewrite(ctx, x, symbolic());
+  return r ? r : x;
+}

@@ -1,0 +1,91 @@
+//===- Rules.h - rule families and matching helpers -------------*- C++ -*-===//
+//
+// Each rule family lives in the file named after its tinygrad counterpart
+// (symbolic_simple, symbolic, div_and_mod_symbolic, simplify_valid). A rule
+// is a plain function (Context&, node) -> replacement or null; these helpers
+// keep the matching code close to tinygrad's UPat spelling.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_LIB_SYMBOLIC_RULES_RULES_H
+#define TINYGRAD_LIB_SYMBOLIC_RULES_RULES_H
+
+#include "tinygrad/Symbolic/Rewrite.h"
+
+namespace mlir::tinygrad::sym::rules {
+
+using I = __int128;
+
+std::vector<Rule> dataInvalidRules();     ///< pm_data_invalid
+std::vector<Rule> symbolicSimpleRules();  ///< symbolic_simple (phase 1)
+std::vector<Rule> mopCleanupRules();      ///< mop_cleanup
+std::vector<Rule> commutativeRules();     ///< commutative
+std::vector<Rule> symbolicRules();        ///< symbolic (phase 2)
+std::vector<Rule> divAndModRules();       ///< div_and_mod_symbolic
+std::vector<Rule> simplifyValidRules();   ///< pm_simplify_valid
+std::vector<Rule> symRules();             ///< the extra rules of `sym`
+std::vector<Rule> cleanUpGroupSinkRules();///< pm_clean_up_group_sink
+std::vector<Rule> moveWhereOnLoadRules(); ///< pm_move_where_on_load
+std::vector<Rule> castWeakRules();        ///< pm_cast_weak
+
+//===----------------------------------------------------------------------===//
+// Matching helpers
+//===----------------------------------------------------------------------===//
+
+/// UPat.cvar: any CONST. `c` receives it.
+inline bool isCVar(UOpRef u) { return u->op == Op::CONST; }
+/// An int CONST with value `v` (UPat.const(v)); Python equality, so a
+/// float 0.0 or False also equals 0.
+inline bool isConstVal(UOpRef u, I v) {
+  if (u->op != Op::CONST)
+    return false;
+  const Scalar &s = u->val();
+  if (s.isInt())
+    return s.i == v;
+  if (s.isBool())
+    return (s.b ? 1 : 0) == v;
+  if (s.isFloat())
+    return s.f == static_cast<double>(v);
+  return false;
+}
+/// The int value of a CONST (bools count as 0/1, as in Python).
+inline std::optional<I> cint(UOpRef u) {
+  if (u->op != Op::CONST)
+    return std::nullopt;
+  if (u->val().isInt())
+    return u->val().i;
+  if (u->val().isBool())
+    return u->val().b ? 1 : 0;
+  return std::nullopt;
+}
+/// Binary op `op` with sources (a, b).
+inline bool bin(UOpRef u, Op op, UOpRef &a, UOpRef &b) {
+  if (u->op != op || u->src.size() != 2)
+    return false;
+  a = u->src[0];
+  b = u->src[1];
+  return true;
+}
+inline bool isWeakInt(UOpRef u) { return u->dtype == DType::WeakInt; }
+inline bool isIndexInt(UOpRef u) { return isInt(u->dtype); }
+
+inline I floorDiv(I a, I b) {
+  I q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+inline I floorMod(I a, I b) { return a - floorDiv(a, b) * b; }
+inline I gcd(I a, I b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    I t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+} // namespace mlir::tinygrad::sym::rules
+
+#endif
