@@ -55,6 +55,8 @@ const PatternMatcher &simplifyValid();
 /// pm_cast_weak, and `sym + pm_cast_weak` (what tinygrad's symbolic tests run).
 const PatternMatcher &castWeak();
 const PatternMatcher &symCastWeak();
+/// `sym + pm_move_where_on_load` (tinygrad's valid/index simplification).
+const PatternMatcher &symMoveWhereOnLoad();
 /// `x.simplify()` = graph_rewrite(x, symbolic).
 UOpRef simplify(Context &ctx, UOpRef x);
 

@@ -23,4 +23,40 @@ def VerifySpec : Pass<"tg-verify-spec"> {
   ];
 }
 
+class SymbolicPassBase<string name, string sum> : Pass<name> {
+  let summary = sum;
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect"];
+}
+
+def SymbolicSimple : SymbolicPassBase<"tg-symbolic-simple",
+    "tinygrad's symbolic_simple: constant folding and local algebra"> {
+  let description = [{
+    Rewrites every UOp graph in the anchor's blocks with tinygrad's
+    `symbolic_simple` rules (self/zero folding, exact constant folding, bool
+    algebra, cast chains, where folding), using tinygrad's graph_rewrite
+    semantics: children first, every result rewritten again to a fixed point,
+    shared sub-graphs rewritten once. Graph roots are the UOp results without
+    uses; the rewritten graph replaces the old one.
+  }];
+}
+
+def Symbolic : SymbolicPassBase<"tg-symbolic",
+    "tinygrad's sym: the full symbolic simplifier"> {
+  let description = [{
+    tinygrad's `sym` (symbolic_simple + commutative ordering + term
+    combination, lt folding, div/mod folding, simplify_valid and cleanups)
+    plus `pm_cast_weak`, with value ranges from tinygrad's vmin/vmax rules.
+    Division by zero and rule cycles are reported as errors on the root.
+  }];
+}
+
+def SimplifyValid : SymbolicPassBase<"tg-simplify-valid",
+    "tinygrad's sym + pm_move_where_on_load: simplify gated indices"> {
+  let description = [{
+    Simplifies index expressions under their validity gates (tinygrad's
+    `simplify_valid` / `uop_given_valid`) and moves WHERE conditions into
+    gated loads (`pm_move_where_on_load`).
+  }];
+}
+
 #endif

@@ -65,3 +65,12 @@ const PatternMatcher &sym::symCastWeak() {
   }();
   return pm;
 }
+
+const PatternMatcher &sym::symMoveWhereOnLoad() {
+  static const PatternMatcher pm = [] {
+    PatternMatcher m = symMatcher();
+    m.add(moveWhereOnLoadRules());
+    return m;
+  }();
+  return pm;
+}

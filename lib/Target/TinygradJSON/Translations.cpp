@@ -3,6 +3,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/InitAllDialects.h"
+#include "tinygrad/Symbolic/Bridge.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -25,7 +26,7 @@ struct Options {
   llvm::cl::opt<bool> printBounds{
       "print-bounds",
       llvm::cl::desc("--export-tinygrad-render: print `vmin vmax` of the "
-                     "root on a second line (only for a CONST root)"),
+                     "root on a second line (tinygrad's values)"),
       llvm::cl::init(false)};
 };
 Options &getOptions() {
@@ -144,15 +145,15 @@ void mlir::tinygrad::registerTinygradJSONTranslations() {
             return op->emitError("expected a module whose last op is a UOp");
           os << renderUOp(root) << "\n";
           if (getOptions().printBounds) {
-            auto c = root.getDefiningOp<tg::ConstOp>();
-            if (!c)
-              return root.getDefiningOp()->emitError(
-                  "--print-bounds: bounds are only computed for a CONST root");
-            auto s = tg::getScalar(c.getValue());
-            std::string v = s ? s->str() : "?";
-            if (auto f = dyn_cast<FloatAttr>(c.getValue()))
-              v = pyFloatRepr(f.getValueAsDouble());
-            os << v << " " << v << "\n";
+            // tinygrad's vmin/vmax of the root (symbolic engine's _min_max).
+            sym::Context ctx(op->getContext());
+            sym::UOpRef u = sym::Importer(ctx).import(root);
+            if (!u)
+              return failure();
+            auto fmt = [](const Scalar &s) {
+              return s.isFloat() ? pyFloatRepr(s.f) : sym::formatBound(s);
+            };
+            os << fmt(u->vmin()) << " " << fmt(u->vmax()) << "\n";
           }
           return success();
         },

@@ -1,0 +1,121 @@
+//===- Symbolic.cpp - tinygrad's symbolic simplifier as passes ------------===//
+//
+// The rules run on the interned UOp graph (lib/Symbolic): tinygrad's rules
+// rely on hash-consing and on rebuilding users when a node changes, which
+// MLIR's in-place RAUW does not give. Each pass imports the graph roots of
+// a block, rewrites them with tinygrad's graph_rewrite semantics and
+// materializes the result in place of the old graph.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Dialect/TG/IR/OpTable.h"
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tinygrad {
+#define GEN_PASS_DEF_SYMBOLICSIMPLE
+#define GEN_PASS_DEF_SYMBOLIC
+#define GEN_PASS_DEF_SIMPLIFYVALID
+#include "tinygrad/Transforms/Passes.h.inc"
+} // namespace mlir::tinygrad
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+
+namespace {
+
+bool isUOp(Operation *op) {
+  return !getTinygradOpName(op->getName().getStringRef()).empty();
+}
+
+/// Rewrites the UOp graphs of one block. Fails (with diagnostics) on
+/// rewrite errors such as division by zero or rule cycles.
+LogicalResult rewriteBlock(Block &block, const sym::PatternMatcher &pm) {
+  SmallVector<Operation *> uops, roots;
+  for (Operation &op : block) {
+    if (!isUOp(&op))
+      continue;
+    uops.push_back(&op);
+    for (Operation *user : op.getUsers())
+      if (!isUOp(user))
+        return user->emitError("symbolic: a UOp value used by a non-UOp op is "
+                               "not supported");
+    if (op.use_empty())
+      roots.push_back(&op);
+  }
+  if (roots.empty())
+    return success();
+  sym::Context ctx(block.getParent()->getContext());
+  sym::Importer importer(ctx);
+  SmallVector<sym::UOpRef> results;
+  for (Operation *root : roots) {
+    sym::UOpRef in = importer.import(root->getResult(0));
+    if (!in)
+      return failure();
+    sym::UOpRef out = sym::graphRewrite(ctx, in, pm);
+    if (!out) {
+      InFlightDiagnostic diag = root->emitError("symbolic rewrite failed");
+      for (const std::string &e : ctx.errors)
+        diag.attachNote() << e;
+      return failure();
+    }
+    results.push_back(out);
+  }
+  if (!ctx.errors.empty()) {
+    InFlightDiagnostic diag = roots.back()->emitError("symbolic rewrite failed");
+    for (const std::string &e : ctx.errors)
+      diag.attachNote() << e;
+    return failure();
+  }
+  OpBuilder builder = OpBuilder::atBlockEnd(&block);
+  if (Operation *term = block.empty() ? nullptr : &block.back())
+    if (term->hasTrait<OpTrait::IsTerminator>())
+      builder.setInsertionPoint(term);
+  Location loc = roots.back()->getLoc();
+  sym::Materializer materializer(builder, loc);
+  for (sym::UOpRef r : results)
+    materializer.materialize(r);
+  // The old graph is now dead: erase it users-first.
+  for (Operation *op : llvm::reverse(uops))
+    op->erase();
+  return success();
+}
+
+/// Rewrites every block under `root`; false on failure.
+bool runOnBlocks(Operation *root, const sym::PatternMatcher &pm) {
+  bool ok = true;
+  root->walk([&](Block *block) {
+    if (ok && failed(rewriteBlock(*block, pm)))
+      ok = false;
+  });
+  return ok;
+}
+
+struct SymbolicSimplePass
+    : public mlir::tinygrad::impl::SymbolicSimpleBase<SymbolicSimplePass> {
+  void runOnOperation() override {
+    if (!runOnBlocks(getOperation(), sym::symbolicSimple()))
+      signalPassFailure();
+  }
+};
+
+struct SymbolicPass
+    : public mlir::tinygrad::impl::SymbolicBase<SymbolicPass> {
+  void runOnOperation() override {
+    if (!runOnBlocks(getOperation(), sym::symCastWeak()))
+      signalPassFailure();
+  }
+};
+
+struct SimplifyValidPass
+    : public mlir::tinygrad::impl::SimplifyValidBase<SimplifyValidPass> {
+  void runOnOperation() override {
+    if (!runOnBlocks(getOperation(), sym::symMoveWhereOnLoad()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
