@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Benchmarks live in bench/ as separate programs and are run side by side with
-# their reference. None exists yet: the first (bench/symbolic) comes with the
-# symbolic engine.
+# Runs every benchmark in bench/ side by side with its reference.
 set -euo pipefail
 BUILD=${1:-build}
-ran=0
-for b in "$BUILD"/bench/*; do
-  [ -x "$b" ] || continue
-  "$b"; ran=1
-done
-[ "$ran" -eq 1 ] || echo "bench: no benchmarks built yet"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+ninja -C "$BUILD" bench-symbolic >/dev/null
+echo "== bench/symbolic"
+bench/symbolic/run.sh "$BUILD"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Side-by-side: our engine and (when a tinygrad checkout is given in
+# TINYGRAD_SRC) tinygrad itself on the same corpus cases, as a ratio.
+set -euo pipefail
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CORPUS=${TG_CORPUS:-$ROOT/../shared/corpus/symbolic.jsonl}
+ours=$("$ROOT/$BUILD/bench/bench-symbolic" "$CORPUS" "${REPS:-50}")
+echo "$ours" | grep -v _MEDIAN_US
+if [ -n "${TINYGRAD_SRC:-}" ] && [ -d "$TINYGRAD_SRC/tinygrad" ]; then
+  theirs=$(cd "$TINYGRAD_SRC" && python3 "$ROOT/bench/symbolic/tinygrad_reference.py" "$CORPUS" "${TG_REPS:-20}")
+  echo "$theirs" | grep -v _MEDIAN_US
+  o=$(echo "$ours" | awk '/OURS_MEDIAN_US/ {print $2}')
+  t=$(echo "$theirs" | awk '/TINYGRAD_MEDIAN_US/ {print $2}')
+  python3 -c "print(f'speedup (tinygrad median / ours): {float($t)/float($o):.1f}x')"
+else
+  echo "tinygrad reference skipped: set TINYGRAD_SRC to a tinygrad checkout to compare"
+fi
