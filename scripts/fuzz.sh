@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target in build-fuzz/ (UBSan + coverage) and runs it on
-# the lit tests as a seed corpus. FUZZ_SECONDS (default 600) bounds the run.
+# Builds the libFuzzer targets in build-fuzz/ (UBSan + coverage) and runs
+# each for FUZZ_SECONDS (default 600) on the lit tests / corpus as seeds.
+# FUZZ_TARGETS picks which (default: parse json).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -9,9 +10,19 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DLLVM_USE_LINKER=lld -DTG_ENABLE_FUZZERS=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-ninja -C build-fuzz -j 2 tinygrad-parse-fuzzer
-mkdir -p build-fuzz/corpus
-find test examples -name '*.mlir' -exec cp {} build-fuzz/corpus/ \;
-build-fuzz/bin/tinygrad-parse-fuzzer build-fuzz/corpus \
-  -max_total_time="${FUZZ_SECONDS:-600}" -max_len=4096 -timeout=10 \
-  -print_final_stats=1 "$@"
+for target in ${FUZZ_TARGETS:-parse json}; do
+  mkdir -p "build-fuzz/corpus-$target"
+  if [ "$target" = parse ]; then
+    ninja -C build-fuzz -j 2 tinygrad-parse-fuzzer
+    find test examples -name '*.mlir' -exec cp {} "build-fuzz/corpus-$target/" \;
+    bin=build-fuzz/bin/tinygrad-parse-fuzzer
+  else
+    ninja -C build-fuzz -j 2 tinygrad-json-fuzzer
+    find test -name '*.json' -exec cp {} "build-fuzz/corpus-$target/" \;
+    [ -d ../shared/corpus/kernels ] && cp ../shared/corpus/kernels/*.json "build-fuzz/corpus-$target/" || true
+    bin=build-fuzz/bin/tinygrad-json-fuzzer
+  fi
+  echo "== fuzzing $target for ${FUZZ_SECONDS:-600}s"
+  "$bin" "build-fuzz/corpus-$target" -max_total_time="${FUZZ_SECONDS:-600}" \
+    -max_len=8192 -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/
+done
