@@ -44,7 +44,11 @@ UOpRef Importer::import(Value root) {
       }
       arg.value = *s;
     } else {
-      arg.attrs = op->getAttrDictionary();
+      // An empty dictionary and no dictionary must intern the same, or an
+      // imported node never equals the one a rule rebuilds.
+      DictionaryAttr attrs = op->getAttrDictionary();
+      if (!attrs.empty())
+        arg.attrs = attrs;
     }
     memo[v] = ctx.get(*kind, v.getType(), src, arg);
   }

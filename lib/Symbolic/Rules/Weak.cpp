@@ -1,6 +1,96 @@
-//===- Weak.cpp - pm_cast_weak (being ported) -----------------------------===//
+//===- Weak.cpp - pm_cast_weak (tinygrad/uop/weak.py) ---------------------===//
+//
+// A concrete CAST over a weak node commits the weak sources at the width the
+// CAST states (never narrower than the node's default dtype); a CAST of a weak
+// CONST becomes a CONST of the CAST's dtype (`commit_weak`).
+//
+//===----------------------------------------------------------------------===//
 #include "Rules.h"
 
+#include <string>
+
 namespace mlir::tinygrad::sym::rules {
-std::vector<Rule> castWeakRules() { return {}; }
+namespace {
+
+UOpRef fail(Context &ctx, const char *rule, const char *why) {
+  ctx.errors.push_back(std::string(rule) + ": " + why);
+  return nullptr;
+}
+
+/// `x.cast(dt)`: no node when the dtype already matches.
+UOpRef castTo(Context &ctx, UOpRef x, DType dt) {
+  return x->dtype == dt ? x : ctx.cast(x, dt);
+}
+
+/// `commit_weak(s, dt)`: a CONST commits directly at dt (`dt.const(val)`, no
+/// wrapping), any other node takes the cast.
+UOpRef commitWeak(Context &ctx, UOpRef s, DType dt, const char *rule) {
+  if (s->op == Op::CONST) {
+    if (!s->val().isInvalid() && !castScalar(s->val(), dt))
+      return fail(ctx, rule, "dtype.const raised (int of nan/inf)");
+    return ctx.cnst(s->val(), dt);
+  }
+  return castTo(ctx, s, dt);
+}
+
+/// `default_dtype(u)`: default_float for weakfloat; long when the bounds
+/// overflow int32, else int.
+DType defaultDType(UOpRef u) {
+  if (u->dtype == DType::WeakFloat)
+    return DType::Float32;
+  Scalar lo = Scalar::fromInt(*intMinValue(DType::Int32));
+  Scalar hi = Scalar::fromInt(*intMaxValue(DType::Int32));
+  bool overflows = compareScalar(u->vmin(), lo) < 0 || compareScalar(hi, u->vmax()) < 0;
+  return overflows ? DType::Int64 : DType::Int32;
+}
+
+/// `commit_srcs_at(u, dt)`: weak sources commit at dt; the node re-derives
+/// its dtype from the new sources.
+UOpRef commitSrcsAt(Context &ctx, UOpRef u, DType dt, const char *rule) {
+  llvm::SmallVector<UOpRef, 3> src;
+  for (UOpRef s : u->src) {
+    UOpRef c = isWeak(s->dtype) ? commitWeak(ctx, s, dt, rule) : s;
+    if (!c)
+      return nullptr;
+    src.push_back(c);
+  }
+  return ctx.alu(u->op, src);
+}
+
+/// cast_weak_srcs(c, u).
+UOpRef castWeakSrcs(Context &ctx, UOpRef c) {
+  const char *R = "cast_weak_srcs";
+  if (c->src.size() != 1)
+    return nullptr;
+  UOpRef u = c->src[0];
+  if (!isALU(u->op) || !isWeak(u->dtype))
+    return nullptr;
+  if (isWeak(c->dtype) || weakDType(c->dtype) != u->dtype)
+    return nullptr;
+  auto dt = leastUpperDType({c->dtype, defaultDType(u)});
+  if (!dt)
+    return fail(ctx, R, "least_upper_dtype raised");
+  UOpRef committed = commitSrcsAt(ctx, u, *dt, R);
+  return committed ? castTo(ctx, committed, c->dtype) : nullptr;
+}
+
+/// CAST(weak CONST) -> commit_weak(u, c.dtype).
+UOpRef castWeakConst(Context &ctx, UOpRef c) {
+  if (c->src.size() != 1)
+    return nullptr;
+  UOpRef u = c->src[0];
+  if (u->op != Op::CONST || !isWeak(u->dtype))
+    return nullptr;
+  return commitWeak(ctx, u, c->dtype, "pm_cast_weak");
+}
+
+} // namespace
+
+std::vector<Rule> castWeakRules() {
+  return {
+      {"cast_weak_srcs", {Op::CAST}, castWeakSrcs},
+      {"CAST(weak CONST) -> commit_weak", {Op::CAST}, castWeakConst},
+  };
+}
+
 } // namespace mlir::tinygrad::sym::rules
