@@ -99,8 +99,17 @@ static std::optional<std::pair<Scalar, Scalar>> binaryBounds(const UOp &u) {
   const Scalar &bmin = u.src[1]->vmin(), &bmax = u.src[1]->vmax();
   bool allInt = isIntLike(amin) && isIntLike(amax) && isIntLike(bmin) &&
                 isIntLike(bmax);
-  if (!allInt)
+  if (!allInt) {
+    // Float operands still compare (e.g. a bool CMPLT of two floats).
+    auto lt = [](const Scalar &x, const Scalar &y) { return compareScalar(x, y) < 0; };
+    auto eq = [](const Scalar &x, const Scalar &y) { return compareScalar(x, y) == 0; };
+    if (u.op == Op::CMPLT)
+      return std::make_pair(B(lt(amax, bmin)), B(lt(amin, bmax)));
+    if (u.op == Op::CMPNE)
+      return std::make_pair(B(lt(amax, bmin) || lt(bmax, amin)),
+                            B(!(eq(amin, amax) && eq(amax, bmin) && eq(bmin, bmax))));
     return std::nullopt;
+  }
   I a = toInt(amin), A = toInt(amax), b = toInt(bmin), Bv = toInt(bmax);
   switch (u.op) {
   case Op::ADD:

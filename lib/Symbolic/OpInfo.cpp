@@ -36,43 +36,52 @@ std::optional<Op> sym::parseOpName(llvm::StringRef name) {
   return it->second;
 }
 
-static bool in(Op op, std::initializer_list<Op> ops) {
-  for (Op o : ops)
-    if (o == op)
-      return true;
-  return false;
-}
-
-bool sym::isUnary(Op op) {
-  return in(op, {Op::EXP2, Op::LOG2, Op::SIN, Op::SQRT, Op::RECIPROCAL, Op::NEG,
-                 Op::TRUNC});
-}
-bool sym::isBinary(Op op) {
-  return in(op, {Op::ADD, Op::MUL, Op::CDIV, Op::MAX, Op::CMOD, Op::CMPLT,
+namespace {
+/// Membership bitsets of the GroupOp sets, built once.
+struct GroupTable {
+  bool unary[kNumOps] = {}, binary[kNumOps] = {}, ternary[kNumOps] = {},
+       commutative[kNumOps] = {}, associative[kNumOps] = {},
+       idempotent[kNumOps] = {}, comparison[kNumOps] = {},
+       irreducible[kNumOps] = {}, movement[kNumOps] = {};
+  static void set(bool *t, std::initializer_list<Op> ops) {
+    for (Op o : ops)
+      t[static_cast<unsigned>(o)] = true;
+  }
+  GroupTable() {
+    set(unary, {Op::EXP2, Op::LOG2, Op::SIN, Op::SQRT, Op::RECIPROCAL, Op::NEG,
+                Op::TRUNC});
+    set(binary, {Op::ADD, Op::MUL, Op::CDIV, Op::MAX, Op::CMOD, Op::CMPLT,
                  Op::CMPNE, Op::CMPEQ, Op::XOR, Op::SHL, Op::SHR, Op::OR,
                  Op::AND, Op::THREEFRY, Op::SUB, Op::FDIV, Op::POW,
                  Op::FLOORDIV, Op::FLOORMOD});
+    set(ternary, {Op::WHERE, Op::MULACC});
+    set(commutative, {Op::ADD, Op::MUL, Op::MAX, Op::CMPNE, Op::CMPEQ,
+                      Op::XOR, Op::AND, Op::OR});
+    set(associative, {Op::ADD, Op::MUL, Op::AND, Op::OR, Op::MAX});
+    set(idempotent, {Op::OR, Op::AND, Op::MAX});
+    set(comparison, {Op::CMPLT, Op::CMPNE, Op::CMPEQ});
+    set(irreducible, {Op::CONST, Op::SPECIAL, Op::RANGE, Op::PARAM, Op::GETADDR});
+    set(movement, {Op::RESHAPE, Op::EXPAND, Op::PERMUTE, Op::PAD, Op::SHRINK,
+                   Op::FLIP});
+  }
+};
+const GroupTable &groups() {
+  static const GroupTable t;
+  return t;
 }
-bool sym::isTernary(Op op) { return in(op, {Op::WHERE, Op::MULACC}); }
+unsigned idx(Op op) { return static_cast<unsigned>(op); }
+} // namespace
+
+bool sym::isUnary(Op op) { return groups().unary[idx(op)]; }
+bool sym::isBinary(Op op) { return groups().binary[idx(op)]; }
+bool sym::isTernary(Op op) { return groups().ternary[idx(op)]; }
 bool sym::isALU(Op op) { return isUnary(op) || isBinary(op) || isTernary(op); }
-bool sym::isCommutative(Op op) {
-  return in(op, {Op::ADD, Op::MUL, Op::MAX, Op::CMPNE, Op::CMPEQ, Op::XOR,
-                 Op::AND, Op::OR});
-}
-bool sym::isAssociative(Op op) {
-  return in(op, {Op::ADD, Op::MUL, Op::AND, Op::OR, Op::MAX});
-}
-bool sym::isIdempotent(Op op) { return in(op, {Op::OR, Op::AND, Op::MAX}); }
-bool sym::isComparison(Op op) {
-  return in(op, {Op::CMPLT, Op::CMPNE, Op::CMPEQ});
-}
-bool sym::isIrreducible(Op op) {
-  return in(op, {Op::CONST, Op::SPECIAL, Op::RANGE, Op::PARAM, Op::GETADDR});
-}
-bool sym::isMovement(Op op) {
-  return in(op, {Op::RESHAPE, Op::EXPAND, Op::PERMUTE, Op::PAD, Op::SHRINK,
-                 Op::FLIP});
-}
+bool sym::isCommutative(Op op) { return groups().commutative[idx(op)]; }
+bool sym::isAssociative(Op op) { return groups().associative[idx(op)]; }
+bool sym::isIdempotent(Op op) { return groups().idempotent[idx(op)]; }
+bool sym::isComparison(Op op) { return groups().comparison[idx(op)]; }
+bool sym::isIrreducible(Op op) { return groups().irreducible[idx(op)]; }
+bool sym::isMovement(Op op) { return groups().movement[idx(op)]; }
 
 std::optional<ALUOp> sym::getALUOp(Op op) {
   switch (op) {

@@ -22,10 +22,11 @@ std::optional<I> UOp::intVal() const {
 }
 
 static Scalar scalarFromAttr(Attribute a) {
-  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
-    return Scalar::fromInt(i.getValue().getSExtValue());
+  // BoolAttr is an IntegerAttr too: test it first.
   if (auto b = dyn_cast_or_null<BoolAttr>(a))
     return Scalar::fromBool(b.getValue());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return Scalar::fromInt(i.getValue().getSExtValue());
   if (auto f = dyn_cast_or_null<FloatAttr>(a))
     return Scalar::fromFloat(f.getValueAsDouble());
   return Scalar::invalid();
@@ -57,30 +58,41 @@ ParamInfo UOp::param() const {
 // Interning
 //===----------------------------------------------------------------------===//
 
-static llvm::hash_code hashScalar(const Scalar &s) {
+/// Cheap 64-bit mixing (splitmix64 finalizer): interning is on the hot
+/// path of every rewrite.
+static inline uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 29);
+}
+
+static uint64_t hashScalar(const Scalar &s) {
   switch (s.kind) {
   case Scalar::Int:
-    return llvm::hash_combine(0, (uint64_t)s.i, (uint64_t)(s.i >> 64));
+    return mix((uint64_t)s.i, (uint64_t)(s.i >> 64));
   case Scalar::Float: {
     if (std::isnan(s.f))
-      return llvm::hash_value(1); // every nan is the same constant
+      return 0x7ff8; // every nan is the same constant
     uint64_t bits;
     std::memcpy(&bits, &s.f, 8);
-    return llvm::hash_combine(1, bits);
+    return mix(1, bits);
   }
   case Scalar::Bool:
-    return llvm::hash_combine(2, s.b);
+    return 2 + s.b;
   case Scalar::Invalid:
-    return llvm::hash_value(3);
+    return 4;
   }
-  return {};
+  return 0;
 }
 
 UOpRef Context::get(Op op, Type type, llvm::ArrayRef<UOpRef> src, Arg arg) {
-  llvm::hash_code h = llvm::hash_combine(
-      static_cast<unsigned>(op), type.getAsOpaquePointer(),
-      llvm::hash_combine_range(src.begin(), src.end()), hashScalar(arg.value),
-      arg.attrs.getAsOpaquePointer());
+  uint64_t h = mix(static_cast<unsigned>(op),
+                   (uint64_t)(uintptr_t)type.getAsOpaquePointer());
+  for (UOpRef s : src)
+    h = mix(h, (uint64_t)(uintptr_t)s);
+  h = mix(h, op == Op::CONST ? hashScalar(arg.value)
+                             : (uint64_t)(uintptr_t)arg.attrs.getAsOpaquePointer());
   auto &bucket = table[h];
   for (UOp *u : bucket)
     if (u->op == op && u->type == type && u->src == src && u->arg == arg)
@@ -104,7 +116,22 @@ UOpRef Context::get(Op op, Type type, llvm::ArrayRef<UOpRef> src, Arg arg) {
 // Construction API
 //===----------------------------------------------------------------------===//
 
-Type Context::typeFor(DType dt) const { return tg::getTypeForDType(mlir, dt); }
+Type Context::typeFor(DType dt) const {
+  Type &t = dtypeTypes[static_cast<unsigned>(dt)];
+  if (!t)
+    t = tg::getTypeForDType(mlir, dt);
+  return t;
+}
+
+/// leastUpperDType of a pair, memoized: alu() asks for it on every mixed
+/// weak/strong operation.
+static std::optional<DType> lub2(DType a, DType b) {
+  static std::optional<std::optional<DType>> table[kNumDTypes][kNumDTypes];
+  auto &e = table[static_cast<unsigned>(a)][static_cast<unsigned>(b)];
+  if (!e)
+    e = leastUpperDType({a, b});
+  return *e;
+}
 
 UOpRef Context::cnst(const Scalar &v, DType dt) {
   Scalar value = v;
@@ -144,16 +171,25 @@ UOpRef Context::alu(Op op, llvm::ArrayRef<UOpRef> srcs) {
     dt = srcs[0]->dtype;
   } else {
     llvm::ArrayRef<UOpRef> promo = op == Op::WHERE ? srcs.drop_front() : srcs;
-    llvm::SmallVector<DType, 3> dts;
-    for (UOpRef s : promo)
-      dts.push_back(s->dtype);
-    if (llvm::all_equal(dts)) {
-      dt = dts[0];
+    if (promo.size() == 2) {
+      DType a = promo[0]->dtype, b = promo[1]->dtype;
+      auto lub = a == b ? std::optional<DType>(a) : lub2(a, b);
+      dt = lub ? *lub : a;
     } else {
-      auto lub = leastUpperDType(dts);
-      dt = lub ? *lub : dts[0];
+      llvm::SmallVector<DType, 3> dts;
+      for (UOpRef s : promo)
+        dts.push_back(s->dtype);
+      if (llvm::all_equal(dts)) {
+        dt = dts[0];
+      } else {
+        auto lub = leastUpperDType(dts);
+        dt = lub ? *lub : dts[0];
+      }
     }
   }
+  // Scalars (the common case in index math) skip shape broadcasting.
+  if (llvm::none_of(srcs, [](UOpRef s) { return isa<RankedTensorType>(s->type); }))
+    return get(op, typeFor(dt), srcs);
   llvm::SmallVector<int64_t> shape;
   for (UOpRef s : srcs) {
     auto b = tg::broadcastShapes(shape, shapeOf(s->type));

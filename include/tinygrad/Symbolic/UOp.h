@@ -194,8 +194,8 @@ public:
   unsigned numCreated = 0;
 
 private:
-  struct KeyInfo;
   mlir::MLIRContext *mlir;
+  mutable mlir::Type dtypeTypes[kNumDTypes] = {}; ///< typeFor cache
   llvm::BumpPtrAllocator alloc;
   llvm::DenseMap<llvm::hash_code, llvm::SmallVector<UOp *, 1>> table;
 };
