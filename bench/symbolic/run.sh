@@ -5,7 +5,8 @@ set -euo pipefail
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CORPUS=${TG_CORPUS:-$ROOT/../shared/corpus/symbolic.jsonl}
-ours=$("$ROOT/$BUILD/bench/bench-symbolic" "$CORPUS" "${REPS:-50}")
+case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
+ours=$("$BUILD/bench/bench-symbolic" "$CORPUS" "${REPS:-50}")
 echo "$ours" | grep -v _MEDIAN_US
 if [ -n "${TINYGRAD_SRC:-}" ] && [ -d "$TINYGRAD_SRC/tinygrad" ]; then
   theirs=$(cd "$TINYGRAD_SRC" && python3 "$ROOT/bench/symbolic/tinygrad_reference.py" "$CORPUS" "${TG_REPS:-20}")
