@@ -76,9 +76,6 @@ bool isALU(Operation *op) {
                  "CMPNE", "CMPEQ", "XOR", "OR", "AND", "THREEFRY", "SUB",
                  "FDIV", "POW", "FLOORDIV", "FLOORMOD", "WHERE", "MULACC"});
 }
-std::optional<AddrSpace> addrspaceOf(Value v) {
-  return getValueInfo(v.getType()).addrspace;
-}
 ParamAttr paramArg(Operation *op) {
   if (auto p = dyn_cast<ParamOp>(op))
     return p.getArg();
@@ -238,6 +235,30 @@ const Rule kShared[] = {
      }},
 };
 
+/// MSELECT(x): x is multi-device and the index is in range.
+Verdict checkMSelect(Operation *op) {
+  auto m = dyn_cast<tgt::MSelectOp>(op);
+  if (!m)
+    return Verdict::none();
+  auto devs = dyn_cast_or_null<ArrayAttr>(deviceOf(m.getSrc()));
+  return Verdict::ok(devs && m.getIndex() < devs.size(),
+                     "the source must be multi-device with more than "
+                     "`index` devices");
+}
+
+/// MSTACK: every source on one device, or all the same deviceless value.
+Verdict checkMStack(Operation *op) {
+  auto m = dyn_cast<tgt::MStackOp>(op);
+  if (!m)
+    return Verdict::none();
+  bool allStr = llvm::all_of(m.getSrcs(), [](Value s) {
+    return isa_and_nonnull<StringAttr>(deviceOf(s));
+  });
+  bool sameDeviceless = llvm::all_equal(m.getSrcs()) && !deviceOf(m.getSrcs()[0]);
+  return Verdict::ok(allStr || sameDeviceless,
+                     "sources must each live on one device");
+}
+
 //===----------------------------------------------------------------------===//
 // spec_tensor
 //===----------------------------------------------------------------------===//
@@ -309,27 +330,8 @@ const Rule kTensor[] = {
     {"spec_tensor.unshard", [](Operation *op) {
        return is(op, {"UNSHARD"}) ? Verdict::accept() : Verdict::none();
      }},
-    {"spec_tensor.mselect", [](Operation *op) {
-       auto m = dyn_cast<tgt::MSelectOp>(op);
-       if (!m)
-         return Verdict::none();
-       auto devs = dyn_cast_or_null<ArrayAttr>(deviceOf(m.getSrc()));
-       return Verdict::ok(devs && m.getIndex() < devs.size(),
-                          "the source must be multi-device with more than "
-                          "`index` devices");
-     }},
-    {"spec_tensor.mstack", [](Operation *op) {
-       auto m = dyn_cast<tgt::MStackOp>(op);
-       if (!m)
-         return Verdict::none();
-       bool allStr = llvm::all_of(m.getSrcs(), [](Value s) {
-         return isa_and_nonnull<StringAttr>(deviceOf(s));
-       });
-       bool sameDeviceless =
-           llvm::all_equal(m.getSrcs()) && !deviceOf(m.getSrcs()[0]);
-       return Verdict::ok(allStr || sameDeviceless,
-                          "sources must each live on one device");
-     }},
+    {"spec_tensor.mselect", checkMSelect},
+    {"spec_tensor.mstack", checkMStack},
     {"spec_tensor.contiguous", [](Operation *op) {
        if (!is(op, {"DETACH", "CONTIGUOUS", "CONTIGUOUS_BACKWARD"}) ||
            op->getAttr("arg"))
@@ -493,8 +495,8 @@ const Rule kKernelGraph[] = {
     {"spec_kernel_graph.reshape_bitcast", [](Operation *op) {
        return is(op, {"RESHAPE", "BITCAST"}) ? Verdict::accept() : Verdict::none();
      }},
-    {"spec_kernel_graph.mstack", kTensor[14].check},
-    {"spec_kernel_graph.mselect", kTensor[13].check},
+    {"spec_kernel_graph.mstack", checkMStack},
+    {"spec_kernel_graph.mselect", checkMSelect},
     {"spec_kernel_graph.call", [](Operation *op) {
        if (!is(op, {"CALL"}) ||
            !is(op->getOperand(0), {"SINK", "LINEAR", "PROGRAM", "CUSTOM_FUNCTION"}))
