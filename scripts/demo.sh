@@ -20,5 +20,22 @@ if [ -x "$BIN/tinygrad-translate" ] && [ -d "$CORPUS/kernels" ]; then
   "$BIN/tinygrad-opt" /tmp/tg-demo.mlir --tg-verify-spec=phase=tensor | head -n 40
 fi
 
+if [ -x "$BIN/tinygrad-translate" ] && [ -f "$CORPUS/symbolic.jsonl" ]; then
+  echo "== 3. tinygrad's symbolic simplifier on corpus expressions (ours vs tinygrad)"
+  grep '"kind":"simplify"' "$CORPUS/symbolic.jsonl" | grep '"passed":true' | sed -n '1~40p' | head -n 6 |
+  while IFS= read -r line; do
+    printf '%s\n' "$line" > /tmp/tg-demo-case.json
+    want=$(python3 -c 'import json,sys; d=json.load(open("/tmp/tg-demo-case.json")); t=d["tinygrad"]; print(t["render"], t["vmin"], t["vmax"])')
+    raw=$("$BIN/tinygrad-translate" --import-tinygrad-json --graph-path=input /tmp/tg-demo-case.json |
+          "$BIN/tinygrad-translate" --export-tinygrad-render)
+    got=$("$BIN/tinygrad-translate" --import-tinygrad-json --graph-path=input /tmp/tg-demo-case.json |
+          "$BIN/tinygrad-opt" --tg-symbolic |
+          "$BIN/tinygrad-translate" --export-tinygrad-render --print-bounds | tr '\n' ' ')
+    echo "  input:    $raw"
+    echo "  tinygrad: $want"
+    echo "  ours:     $got"
+  done
+fi
+
 echo
 echo "Not built yet: CPU code generation and execution (roadmap stage 2)."
