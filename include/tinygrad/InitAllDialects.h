@@ -5,7 +5,8 @@
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::tinygrad {
-/// Our four dialects plus the upstream dialects we lower through.
+/// Our four dialects plus the upstream dialects we lower through, and the
+/// external interface models of our ops (InferIntRangeInterface).
 void registerAllDialects(DialectRegistry &registry);
 } // namespace mlir::tinygrad
 

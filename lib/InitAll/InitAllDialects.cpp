@@ -12,6 +12,7 @@
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Dialect/TGK/IR/TGK.h"
 #include "tinygrad/Dialect/TGT/IR/TGT.h"
+#include "tinygrad/Symbolic/IntRanges.h"
 
 void mlir::tinygrad::registerAllDialects(DialectRegistry &registry) {
   registry.insert<tg::TGDialect, tgt::TGTDialect, tgk::TGKDialect,
@@ -19,4 +20,6 @@ void mlir::tinygrad::registerAllDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, vector::VectorDialect>();
+  // tinygrad's vmin/vmax as InferIntRangeInterface (lib/Symbolic).
+  registerIntRangeInterfaceExternalModels(registry);
 }

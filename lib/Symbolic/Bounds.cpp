@@ -7,11 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Symbolic/UOp.h"
+#include "tinygrad/Support/PyInt.h"
 
 #include <cmath>
 
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sym;
+using mlir::tinygrad::pyint::floorDiv;
+using mlir::tinygrad::pyint::floorMod;
 
 using I = __int128;
 static constexpr I kMax = ~(static_cast<unsigned __int128>(1) << 127);
@@ -59,13 +62,6 @@ static I satMul(I a, I b) {
     return ((a < 0) != (b < 0)) ? kMin : kMax;
   return r;
 }
-static I pyFloorDiv(I a, I b) {
-  I q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
-}
-static I pyMod(I a, I b) { return a - pyFloorDiv(a, b) * b; }
 static I cDiv(I a, I b) { return a / b; }
 
 static Scalar S(I v) { return Scalar::fromInt(v); }
@@ -155,8 +151,8 @@ static std::optional<std::pair<Scalar, Scalar>> binaryBounds(const UOp &u) {
     if (a > A)
       return P(0, 0);
     if ((b > 0 && Bv > 0) || (b < 0 && Bv < 0)) {
-      I v[4] = {pyFloorDiv(a, b), pyFloorDiv(a, Bv), pyFloorDiv(A, b),
-                pyFloorDiv(A, Bv)};
+      I v[4] = {floorDiv(a, b), floorDiv(a, Bv), floorDiv(A, b),
+                floorDiv(A, Bv)};
       return P(*std::min_element(v, v + 4), *std::max_element(v, v + 4));
     }
     break;
@@ -165,10 +161,10 @@ static std::optional<std::pair<Scalar, Scalar>> binaryBounds(const UOp &u) {
       return P(0, 0);
     I c = b;
     if (c == Bv && c > 0)
-      return pyFloorDiv(a, c) == pyFloorDiv(A, c) ? P(pyMod(a, c), pyMod(A, c))
+      return floorDiv(a, c) == floorDiv(A, c) ? P(floorMod(a, c), floorMod(A, c))
                                                   : P(0, c - 1);
     if (c == Bv && c < 0)
-      return pyFloorDiv(a, c) == pyFloorDiv(A, c) ? P(pyMod(a, c), pyMod(A, c))
+      return floorDiv(a, c) == floorDiv(A, c) ? P(floorMod(a, c), floorMod(A, c))
                                                   : P(c + 1, 0);
     if (b > 0)
       return P(0, Bv - 1);

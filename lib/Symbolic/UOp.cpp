@@ -2,6 +2,7 @@
 #include "tinygrad/Symbolic/UOp.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
+#include "tinygrad/Support/PyInt.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include <cstring>
@@ -25,8 +26,11 @@ static Scalar scalarFromAttr(Attribute a) {
   // BoolAttr is an IntegerAttr too: test it first.
   if (auto b = dyn_cast_or_null<BoolAttr>(a))
     return Scalar::fromBool(b.getValue());
-  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
-    return Scalar::fromInt(i.getValue().getSExtValue());
+  // Bounds of weak ints and uint64 need more than 64 bits.
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a)) {
+    auto s = tg::getScalar(i);
+    return s ? *s : Scalar::invalid();
+  }
   if (auto f = dyn_cast_or_null<FloatAttr>(a))
     return Scalar::fromFloat(f.getValueAsDouble());
   return Scalar::invalid();
@@ -219,24 +223,31 @@ UOpRef Context::stack(llvm::ArrayRef<UOpRef> srcs) {
              srcs);
 }
 
+// functools.reduce picks the operator once, from the first element.
 UOpRef Context::usum(llvm::ArrayRef<UOpRef> xs) {
+  bool isOr = xs[0]->dtype == DType::Bool;
   UOpRef r = xs[0];
   for (UOpRef x : xs.drop_front())
-    r = r->dtype == DType::Bool ? orOp(r, x) : add(r, x);
+    r = isOr ? orOp(r, x) : add(r, x);
   return r;
 }
 
 UOpRef Context::uprod(llvm::ArrayRef<UOpRef> xs) {
+  bool isAnd = xs[0]->dtype == DType::Bool;
   UOpRef r = xs[0];
   for (UOpRef x : xs.drop_front())
-    r = r->dtype == DType::Bool ? andOp(r, x) : mul(r, x);
+    r = isAnd ? andOp(r, x) : mul(r, x);
   return r;
 }
 
 UOpRef Context::variable(llvm::StringRef name, I lo, I hi, DType dt) {
-  auto i64 = IntegerType::get(mlir, 64);
-  auto vmm = ArrayAttr::get(mlir, {IntegerAttr::get(i64, (int64_t)lo),
-                                   IntegerAttr::get(i64, (int64_t)hi)});
+  // i64 bounds when they fit (the usual spelling), else 128-bit ones.
+  auto bound = [&](I v) -> Attribute {
+    if (v >= INT64_MIN && v <= INT64_MAX)
+      return IntegerAttr::get(IntegerType::get(mlir, 64), (int64_t)v);
+    return tg::getScalarAttr(mlir, Scalar::fromInt(v));
+  };
+  auto vmm = ArrayAttr::get(mlir, {bound(lo), bound(hi)});
   auto p = tg::ParamAttr::get(mlir, -1, typeFor(dt), vmm, int64_t(1),
                               StringAttr::get(mlir, name), tg::AddrSpace::ALU,
                               std::nullopt, Attribute(), false, std::nullopt);
@@ -277,28 +288,17 @@ std::pair<UOpRef, I> Context::popConst(UOpRef x, Op op) {
   return {x, op == Op::MUL ? 1 : 0};
 }
 
-static I gcd128(I a, I b) {
-  a = a < 0 ? -a : a;
-  b = b < 0 ? -b : b;
-  while (b) {
-    I t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 I Context::constFactor(UOpRef x) const {
   if (x->op == Op::CONST)
     return x->intVal() ? *x->intVal() : 1;
   if (x->op == Op::STACK) {
     I g = 0;
     for (UOpRef s : x->src)
-      g = gcd128(g, constFactor(s));
+      g = pyint::gcd(g, constFactor(s));
     return g;
   }
   if (x->op == Op::ADD)
-    return gcd128(constFactor(x->src[0]), constFactor(x->src[1]));
+    return pyint::gcd(constFactor(x->src[0]), constFactor(x->src[1]));
   if (x->op == Op::MUL) {
     if (auto v = x->src[0]->intVal())
       return *v;
@@ -312,14 +312,6 @@ I Context::constFactor(UOpRef x) const {
   return 1;
 }
 
-static I pyFloorDiv(I a, I b) {
-  I q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
-}
-static I pyMod(I a, I b) { return a - pyFloorDiv(a, b) * b; }
-
 UOpRef Context::divides(UOpRef x, I v) {
   if (v == 1)
     return x;
@@ -329,7 +321,7 @@ UOpRef Context::divides(UOpRef x, I v) {
     auto c = x->intVal();
     if (!c)
       return nullptr;
-    return pyMod(*c, v) == 0 ? constLike(x, pyFloorDiv(*c, v)) : nullptr;
+    return pyint::floorMod(*c, v) == 0 ? constLike(x, pyint::floorDiv(*c, v)) : nullptr;
   }
   if (x->op == Op::STACK) {
     llvm::SmallVector<UOpRef> srcs;
@@ -355,7 +347,7 @@ UOpRef Context::divides(UOpRef x, I v) {
   }
   if (x->op == Op::PARAM || x->op == Op::BUFFER)
     if (auto m = x->param().multipleOf)
-      return pyMod(*m, v) == 0 ? floordiv(x, v) : nullptr;
+      return pyint::floorMod(*m, v) == 0 ? floordiv(x, v) : nullptr;
   return nullptr;
 }
 
@@ -390,7 +382,7 @@ UOpRef Context::divideExact(UOpRef x, UOpRef v) {
   if (x->op == Op::MUL) {
     auto [fac, c] = popConst(x, Op::MUL);
     auto [divFac, divC] = popConst(v, Op::MUL);
-    if (divC == 0 || pyMod(c, divC) != 0)
+    if (divC == 0 || pyint::floorMod(c, divC) != 0)
       return nullptr;
     Counter have = counter(*this, fac), sub = counter(*this, divFac);
     for (auto &[u, n] : sub) {
@@ -402,7 +394,7 @@ UOpRef Context::divideExact(UOpRef x, UOpRef v) {
         return nullptr;
     }
     // math.prod(elements, start=const): const first, then factors in order.
-    UOpRef r = constLike(x, pyFloorDiv(c, divC));
+    UOpRef r = constLike(x, pyint::floorDiv(c, divC));
     for (auto &[u, n] : have)
       for (long k = 0; k < n; ++k)
         r = mul(r, u);
@@ -420,7 +412,7 @@ UOpRef Context::gcd(llvm::ArrayRef<UOpRef> xs) {
     if (!t)
       return nullptr;
     terms.push_back(t);
-    g = gcd128(g, f);
+    g = pyint::gcd(g, f);
   }
   // Counter intersection (&) keeps min counts, in the first counter's order.
   Counter common = counter(*this, terms[0]);

@@ -59,4 +59,18 @@ def SimplifyValid : SymbolicPassBase<"tg-simplify-valid",
   }];
 }
 
+def TestPrintIntRanges : Pass<"tg-test-print-int-ranges"> {
+  let summary = "Test: print upstream IntegerRangeAnalysis results as remarks";
+  let description = [{
+    Runs upstream's `IntegerRangeAnalysis` (with `DeadCodeAnalysis` and
+    `SparseConstantPropagation`, as upstream's TestIntRangeInference does)
+    over the anchor and emits, for each op result with a known integer
+    range, a remark `int range [lo, hi] : <type>` (bounds signed for weakint
+    and si*, unsigned for ui* and bool) followed by the full
+    ConstantIntRanges. Our ops implement InferIntRangeInterface with
+    tinygrad's vmin/vmax (lib/Symbolic/IntRanges.cpp), so this checks those
+    rules through the upstream dataflow framework.
+  }];
+}
+
 #endif

@@ -26,106 +26,6 @@ namespace mlir::tinygrad::sym::rules {
 
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Construction helpers with tinygrad's operator semantics
-//===----------------------------------------------------------------------===//
-
-/// `x.cast(dt)`: no node when the dtype already matches.
-UOpRef castTo(Context &ctx, UOpRef x, DType dt) {
-  return x->dtype == dt ? x : ctx.cast(x, dt);
-}
-
-/// A Python literal as `UOp.const(v)` (dtype from the value).
-UOpRef pyConst(Context &ctx, const Scalar &v) {
-  if (v.isInvalid())
-    return ctx.cnst(v, DType::Bool);
-  if (v.isBool())
-    return ctx.cnst(v, DType::Bool);
-  if (v.isFloat())
-    return ctx.cnst(v, DType::WeakFloat);
-  return ctx.cnst(v, DType::WeakInt);
-}
-UOpRef pyInt(Context &ctx, I v) { return pyConst(ctx, Scalar::fromInt(v)); }
-
-/// The mixin's `_broadcasted` promotion of one operand to `out`.
-UOpRef promote(Context &ctx, UOpRef t, DType out) {
-  if (t->isInvalid())
-    return t;
-  if (isWeak(t->dtype) && t->op == Op::CONST)
-    return ctx.cnst(t->val(), weakDType(out));
-  return castTo(ctx, t, out);
-}
-
-/// `a <op> b` for two UOps the way tinygrad's operators build it.
-UOpRef bop(Context &ctx, Op op, UOpRef a, UOpRef b) {
-  DType out = a->dtype;
-  if (a->dtype != b->dtype)
-    if (auto l = leastUpperDType({a->dtype, b->dtype}))
-      out = *l;
-  return ctx.alu(op, {promote(ctx, a, out), promote(ctx, b, out)});
-}
-UOpRef bopI(Context &ctx, Op op, UOpRef a, I c) {
-  return bop(ctx, op, a, pyInt(ctx, c));
-}
-UOpRef bopR(Context &ctx, Op op, I c, UOpRef b) {
-  return bop(ctx, op, pyInt(ctx, c), b);
-}
-/// `-x`.
-UOpRef negU(Context &ctx, UOpRef x) {
-  if (x->dtype == DType::Bool)
-    return ctx.ne(x, ctx.constBool(true));
-  return bopI(ctx, Op::MUL, x, -1);
-}
-/// `a - b` (mixin sub: a + (-b) after promotion).
-UOpRef subU(Context &ctx, UOpRef a, UOpRef b) {
-  DType out = a->dtype;
-  if (a->dtype != b->dtype)
-    if (auto l = leastUpperDType({a->dtype, b->dtype}))
-      out = *l;
-  UOpRef pa = promote(ctx, a, out), pb = promote(ctx, b, out);
-  return ctx.alu(Op::ADD, {pa, negU(ctx, pb)});
-}
-/// `cond.where(x, y)` (mixin where).
-UOpRef whereU(Context &ctx, UOpRef c, UOpRef x, UOpRef y) {
-  DType out = x->dtype;
-  if (x->dtype != y->dtype)
-    if (auto l = leastUpperDType({x->dtype, y->dtype}))
-      out = *l;
-  return ctx.where(c, promote(ctx, x, out), promote(ctx, y, out));
-}
-UOpRef invalidConst(Context &ctx) { return ctx.cnst(Scalar::invalid(), DType::Bool); }
-/// `x.valid(cond)`.
-UOpRef validU(Context &ctx, UOpRef x, UOpRef cond) {
-  return whereU(ctx, cond, x, invalidConst(ctx));
-}
-/// `UOp.const(True).uprod(*xs)`.
-UOpRef trueAnd(Context &ctx, llvm::ArrayRef<UOpRef> xs) {
-  UOpRef r = ctx.constBool(true);
-  for (UOpRef x : xs)
-    r = bop(ctx, Op::AND, r, x);
-  return r;
-}
-/// `UOp.uprod(*xs)` on bools / `UOp.usum(*xs)`, operator-built.
-UOpRef uprodU(Context &ctx, llvm::ArrayRef<UOpRef> xs) {
-  UOpRef r = xs[0];
-  for (UOpRef x : xs.drop_front())
-    r = bop(ctx, r->dtype == DType::Bool ? Op::AND : Op::MUL, r, x);
-  return r;
-}
-UOpRef usumU(Context &ctx, llvm::ArrayRef<UOpRef> xs) {
-  UOpRef r = xs[0];
-  for (UOpRef x : xs.drop_front())
-    r = bop(ctx, r->dtype == DType::Bool ? Op::OR : Op::ADD, r, x);
-  return r;
-}
-/// `functools.reduce(operator.mul, xs, 1)` (helpers.prod).
-UOpRef prodU(Context &ctx, llvm::ArrayRef<UOpRef> xs) {
-  UOpRef r = nullptr;
-  for (UOpRef x : xs)
-    r = r ? bop(ctx, Op::MUL, r, x) : bopR(ctx, Op::MUL, 1, x);
-  return r;
-}
-
 UOpRef noop(Context &ctx) { return ctx.get(Op::NOOP, ctx.typeFor(DType::Void), {}); }
 
 llvm::SmallVector<UOpRef, 8> split(Context &ctx, UOpRef x, Op sep) {
@@ -136,14 +36,6 @@ llvm::SmallVector<UOpRef, 8> split(Context &ctx, UOpRef x, Op sep) {
 
 bool contains(llvm::ArrayRef<UOpRef> xs, UOpRef x) {
   return std::find(xs.begin(), xs.end(), x) != xs.end();
-}
-
-I scalarInt(const Scalar &s) {
-  if (s.isBool())
-    return s.b ? 1 : 0;
-  if (s.isFloat())
-    return static_cast<I>(s.f);
-  return s.i;
 }
 
 /// `UOp.simplify()`.
@@ -309,14 +201,14 @@ std::optional<ParsedValid> parseValid(UOpRef v) {
       isConstVal(v->src[1], 1) && v->src[0]->op == Op::CMPLT &&
       isInt(v->src[0]->src[0]->dtype)) {
     UOpRef s0 = v->src[0];
-    return ParsedValid{s0->src[0], false, scalarInt(s0->src[1]->vmin())};
+    return ParsedValid{s0->src[0], false, py::ib(s0->src[1]->vmin())};
   }
   if (v->op == Op::CMPLT && isInt(v->src[0]->dtype)) {
     // c < X -> X >= c+1
     if (v->src[0]->op == Op::CONST)
-      return ParsedValid{v->src[1], false, scalarInt(v->src[0]->val()) + 1};
+      return ParsedValid{v->src[1], false, py::ib(v->src[0]->val()) + 1};
     // X < c -> X <= c-1
-    return ParsedValid{v->src[0], true, scalarInt(v->src[1]->vmax()) - 1};
+    return ParsedValid{v->src[0], true, py::ib(v->src[1]->vmax()) - 1};
   }
   return std::nullopt;
 }
@@ -344,8 +236,8 @@ UOpRef uopGivenValid(Context &ctx, UOpRef valid, UOpRef uop, bool trySimplex) {
   llvm::SmallVector<Cand, 4> allCandidates;
   for (unsigned i = 0; i < bounds.size(); ++i) {
     UOpRef expr = bounds[i].expr;
-    I v0 = bounds[i].b[0] ? *bounds[i].b[0] : scalarInt(expr->vmin());
-    I v1 = bounds[i].b[1] ? *bounds[i].b[1] : scalarInt(expr->vmax());
+    I v0 = bounds[i].b[0] ? *bounds[i].b[0] : py::ib(expr->vmin());
+    I v1 = bounds[i].b[1] ? *bounds[i].b[1] : py::ib(expr->vmax());
     allCandidates.push_back({expr, fakeVar(ctx, i, v0, v1, expr->dtype)});
     if (!trySimplex)
       continue;
@@ -356,7 +248,7 @@ UOpRef uopGivenValid(Context &ctx, UOpRef valid, UOpRef uop, bool trySimplex) {
       if (llvm::all_of(terms, [](UOpRef u) { return isIrreducible(u->op); })) {
         llvm::SmallVector<Cand, 4> c;
         for (UOpRef xi : terms)
-          c.push_back({xi, fakeVar(ctx, i, 1, scalarInt(xi->vmax()), xi->dtype)});
+          c.push_back({xi, fakeVar(ctx, i, 1, py::ib(xi->vmax()), xi->dtype)});
         candidates.push_back(c);
       }
     }
@@ -422,27 +314,17 @@ static UOpRef simplifyValidFn(Context &ctx, UOpRef valid) {
     if (!seen.insert(stmt).second)
       continue;
     if (!ret.empty())
-      stmt = uopGivenValid(ctx, uprodU(ctx, ret), stmt);
+      stmt = uopGivenValid(ctx, py::uprod(ctx, ret), stmt);
     ret.push_back(stmt);
   }
   if (llvm::equal(ret, sorted))
     return nullptr;
-  return uprodU(ctx, ret);
-}
-
-/// invalid_gate: `cond.where(x, Invalid)`.
-static bool matchInvalidGate(UOpRef u, UOpRef &cond, UOpRef &x, UOpRef &i) {
-  if (u->op != Op::WHERE || u->src.size() != 3 || !u->src[2]->isInvalid())
-    return false;
-  cond = u->src[0];
-  x = u->src[1];
-  i = u->src[2];
-  return true;
+  return py::uprod(ctx, ret);
 }
 
 static UOpRef gatedGivenValid(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
-  if (!matchInvalidGate(u, cond, x, i))
+  if (!invalidGate(u, cond, x, i))
     return nullptr;
   // pure index math only
   if (x->dtype != DType::WeakInt || ctx.opInBackwardSlice(x, {Op::INDEX}))
@@ -450,7 +332,7 @@ static UOpRef gatedGivenValid(Context &ctx, UOpRef u) {
   if (imageEnv() > 0 &&
       ctx.opInBackwardSlice(x, {Op::CDIV, Op::CMOD, Op::FLOORDIV, Op::FLOORMOD}))
     return nullptr;
-  return whereU(ctx, cond, uopGivenValid(ctx, cond, x, /*trySimplex=*/false), i);
+  return py::where(ctx, cond, uopGivenValid(ctx, cond, x, /*trySimplex=*/false), i);
 }
 
 std::vector<Rule> simplifyValidRules() {
@@ -544,9 +426,9 @@ static UOpRef whereOnLoad(Context &ctx, UOpRef cond, UOpRef index, UOpRef orCast
   llvm::SmallVector<UOpRef, 4> validParts{loadValid};
   validParts.append(moved.begin(), moved.end());
   UOpRef newIndex = ctx.replaceSrc(
-      index, {buf, validU(ctx, getIdx(ctx, idx), uprodU(ctx, validParts))});
-  UOpRef retIdx = orCast->op == Op::CAST ? castTo(ctx, newIndex, orCast->dtype) : newIndex;
-  return whereU(ctx, trueAnd(ctx, keep), retIdx, ctx.constLike(retIdx, 0));
+      index, {buf, py::valid(ctx, getIdx(ctx, idx), py::uprod(ctx, validParts))});
+  UOpRef retIdx = orCast->op == Op::CAST ? py::cast(ctx, newIndex, orCast->dtype) : newIndex;
+  return py::where(ctx, py::allTrue(ctx, keep), retIdx, ctx.constLike(retIdx, 0));
 }
 
 /// `buf.index(idx).or_casted("or_cast")`: INDEX with exactly two srcs, or a
@@ -581,7 +463,7 @@ std::vector<Rule> moveWhereOnLoadRules() {
          if (u->src.size() != 3 || !isConstVal(u->src[1], 0) ||
              !matchIndexOrCasted(u->src[2], index, orCast))
            return nullptr;
-         return whereOnLoad(ctx, ctx.logicalNot(castTo(ctx, u->src[0], DType::Bool)),
+         return whereOnLoad(ctx, ctx.logicalNot(py::cast(ctx, u->src[0], DType::Bool)),
                             index, orCast);
        }},
   };
@@ -592,7 +474,7 @@ std::vector<Rule> dropAndClausesRules() {
       {"drop_and_clauses", {Op::WHERE},
        [](Context &ctx, UOpRef u) -> UOpRef {
          UOpRef cond, x, i;
-         if (!matchInvalidGate(u, cond, x, i))
+         if (!invalidGate(u, cond, x, i))
            return nullptr;
          llvm::DenseMap<UOpRef, RangeSet> memo;
          RangeSet xr = rangesOf(x, memo);
@@ -605,7 +487,7 @@ std::vector<Rule> dropAndClausesRules() {
            else
              dropped = true;
          }
-         return dropped ? whereU(ctx, trueAnd(ctx, keep), x, i) : nullptr;
+         return dropped ? py::where(ctx, py::allTrue(ctx, keep), x, i) : nullptr;
        }},
   };
 }
@@ -616,31 +498,31 @@ std::vector<Rule> dropAndClausesRules() {
 
 /// codegen/decomp/transcendental.py's xpow.
 static UOpRef xpow(Context &ctx, UOpRef base, UOpRef exponent) {
-  auto ltz = [&](UOpRef x) { return bopI(ctx, Op::CMPLT, x, 0); };
+  auto ltz = [&](UOpRef x) { return py::binopI(ctx, Op::CMPLT, x, 0); };
   auto constLikeF = [&](UOpRef x, double v) { return ctx.constLike(x, Scalar::fromFloat(v)); };
   // b ** e = exp2(e * log2(|b|))
-  UOpRef absBase = whereU(ctx, ltz(base), negU(ctx, base), base);
-  UOpRef ret = ctx.alu(Op::EXP2, {bop(ctx, Op::MUL, ctx.alu(Op::LOG2, {absBase}), exponent)});
-  UOpRef nonInt = bop(ctx, Op::CMPNE, exponent,
-                      castTo(ctx, castTo(ctx, exponent, DType::Int32), exponent->dtype));
-  UOpRef absExp = whereU(ctx, ltz(exponent), negU(ctx, exponent), exponent);
-  UOpRef isOdd = castTo(ctx, bopI(ctx, Op::FLOORMOD, castTo(ctx, absExp, DType::Int32), 2),
+  UOpRef absBase = py::where(ctx, ltz(base), py::neg(ctx, base), base);
+  UOpRef ret = ctx.alu(Op::EXP2, {py::binop(ctx, Op::MUL, ctx.alu(Op::LOG2, {absBase}), exponent)});
+  UOpRef nonInt = py::binop(ctx, Op::CMPNE, exponent,
+                      py::cast(ctx, py::cast(ctx, exponent, DType::Int32), exponent->dtype));
+  UOpRef absExp = py::where(ctx, ltz(exponent), py::neg(ctx, exponent), exponent);
+  UOpRef isOdd = py::cast(ctx, py::binopI(ctx, Op::FLOORMOD, py::cast(ctx, absExp, DType::Int32), 2),
                         DType::Bool);
-  UOpRef negInf = pyConst(ctx, Scalar::fromFloat(-std::numeric_limits<double>::infinity()));
-  UOpRef negBase = whereU(
+  UOpRef negInf = py::lit(ctx, Scalar::fromFloat(-std::numeric_limits<double>::infinity()));
+  UOpRef negBase = py::where(
       ctx, nonInt,
-      whereU(ctx, bop(ctx, Op::CMPNE, base, negInf),
+      py::where(ctx, py::binop(ctx, Op::CMPNE, base, negInf),
              constLikeF(ret, std::numeric_limits<double>::quiet_NaN()), ret),
-      whereU(ctx, isOdd, negU(ctx, ret), ret));
+      py::where(ctx, isOdd, py::neg(ctx, ret), ret));
   // x ** 0 = 1
-  UOpRef isZero = ctx.logicalNot(castTo(ctx, bopI(ctx, Op::CMPNE, exponent, 0), DType::Bool));
-  return whereU(ctx, isZero, ctx.constLike(ret, 1), whereU(ctx, ltz(base), negBase, ret));
+  UOpRef isZero = ctx.logicalNot(py::cast(ctx, py::binopI(ctx, Op::CMPNE, exponent, 0), DType::Bool));
+  return py::where(ctx, isZero, ctx.constLike(ret, 1), py::where(ctx, ltz(base), negBase, ret));
 }
 
 /// A STORE with exactly the srcs (INDEX, value); the new INDEX keeps only
 /// buf and the gated first index.
 static UOpRef gatedStore(Context &ctx, UOpRef store, UOpRef index, UOpRef gate, UOpRef val) {
-  UOpRef w = validU(ctx, index->src[1], gate);
+  UOpRef w = py::valid(ctx, index->src[1], gate);
   UOpRef newIndex = ctx.get(Op::INDEX, index->type, {index->src[0], w}, index->arg);
   return ctx.get(Op::STORE, store->type, {newIndex, val}, store->arg);
 }
@@ -656,7 +538,7 @@ static bool isRecipOnePlus(UOpRef d, UOpRef x) {
          (a->src[0] == x && isConstVal(a->src[1], 1));
 }
 /// `1 - d`.
-static UOpRef oneMinus(Context &ctx, UOpRef d) { return subU(ctx, pyInt(ctx, 1), d); }
+static UOpRef oneMinus(Context &ctx, UOpRef d) { return py::sub(ctx, py::ic(ctx, 1), d); }
 static UOpRef recip(Context &ctx, UOpRef x) { return ctx.alu(Op::RECIPROCAL, {x}); }
 
 static UOpRef reduceMulChain(Context &ctx, UOpRef r) {
@@ -677,9 +559,9 @@ static UOpRef reduceMulChain(Context &ctx, UOpRef r) {
   if (outside.empty())
     return nullptr;
   llvm::SmallVector<UOpRef, 4> src{inside.empty() ? ctx.constLike(r->src[0], 1)
-                                                  : prodU(ctx, inside)};
+                                                  : py::prod(ctx, inside)};
   src.append(rngs.begin(), rngs.end());
-  return bop(ctx, Op::MUL, ctx.replaceSrc(r, src), prodU(ctx, outside));
+  return py::binop(ctx, Op::MUL, ctx.replaceSrc(r, src), py::prod(ctx, outside));
 }
 
 std::vector<Rule> symRules() {
@@ -705,9 +587,9 @@ std::vector<Rule> symRules() {
            return nullptr;
          UOpRef w = cast->src[0];
          auto commit = [&](UOpRef s) {
-           return s->op == Op::CONST ? ctx.cnst(s->val(), cast->dtype) : castTo(ctx, s, cast->dtype);
+           return s->op == Op::CONST ? ctx.cnst(s->val(), cast->dtype) : py::cast(ctx, s, cast->dtype);
          };
-         return whereU(ctx, w->src[0], commit(w->src[1]), commit(w->src[2]));
+         return py::where(ctx, w->src[0], commit(w->src[1]), commit(w->src[2]));
        }},
       // pow
       {"xpow", {Op::POW},
@@ -748,7 +630,7 @@ std::vector<Rule> symRules() {
          if (s->src.size() != 2 || s->src[0]->op != Op::INDEX)
            return nullptr;
          UOpRef cond, val, i;
-         if (!matchInvalidGate(s->src[1], cond, val, i))
+         if (!invalidGate(s->src[1], cond, val, i))
            return nullptr;
          return gatedStore(ctx, s, s->src[0], cond, val);
        }},
@@ -761,7 +643,7 @@ std::vector<Rule> symRules() {
          if (m->op != Op::MUL || m->src.size() != 2 || m->src[0] != m->src[1])
            return nullptr;
          UOpRef rx = recip(ctx, m->src[0]);
-         return bop(ctx, Op::MUL, rx, rx);
+         return py::binop(ctx, Op::MUL, rx, rx);
        }},
       // 1/(x*x*x) -> (1/x)*(1/x)*(1/x)
       {"recip_cube", {Op::RECIPROCAL},
@@ -782,7 +664,7 @@ std::vector<Rule> symRules() {
          if (!x)
            return nullptr;
          UOpRef rx = recip(ctx, x);
-         return bop(ctx, Op::MUL, bop(ctx, Op::MUL, rx, rx), rx);
+         return py::binop(ctx, Op::MUL, py::binop(ctx, Op::MUL, rx, rx), rx);
        }},
       // 1/(x*c) -> (1/x)*(1/c)
       {"recip_mul_const", {Op::RECIPROCAL},
@@ -802,7 +684,7 @@ std::vector<Rule> symRules() {
          } else {
            return nullptr;
          }
-         return bop(ctx, Op::MUL, recip(ctx, x), recip(ctx, c));
+         return py::binop(ctx, Op::MUL, recip(ctx, x), recip(ctx, c));
        }},
       // x*(1/(1+x)) -> 1-1/(1+x)
       {"x_over_one_plus_x", {Op::MUL},
@@ -828,7 +710,7 @@ std::vector<Rule> symRules() {
            for (int q = 0; q < 2; ++q) {
              UOpRef d = in->src[q], y = in->src[1 - q];
              if (isRecipOnePlus(d, x))
-               return bop(ctx, Op::MUL, y, oneMinus(ctx, d));
+               return py::binop(ctx, Op::MUL, y, oneMinus(ctx, d));
            }
          }
          return nullptr;
@@ -845,7 +727,7 @@ std::vector<Rule> symRules() {
            for (int q = 0; q < 2; ++q) {
              UOpRef d = in->src[q], y = in->src[1 - q];
              if (isRecipOnePlus(d, x))
-               return bop(ctx, Op::ADD, oneMinus(ctx, d), bop(ctx, Op::MUL, x, y));
+               return py::binop(ctx, Op::ADD, oneMinus(ctx, d), py::binop(ctx, Op::MUL, x, y));
            }
          }
          return nullptr;
@@ -873,7 +755,7 @@ std::vector<Rule> symRules() {
            return nullptr;
          llvm::SmallVector<UOpRef, 4> src{x};
          src.append(r->src.begin() + 1, r->src.end());
-         return bop(ctx, Op::MUL, ctx.replaceSrc(r, src), pyConst(ctx, c->val()));
+         return py::binop(ctx, Op::MUL, ctx.replaceSrc(r, src), py::lit(ctx, c->val()));
        }},
       // reduce mul chain: move muls that don't depend on the ranges outside
       {"reduce_mul_chain", {Op::REDUCE},
@@ -891,7 +773,7 @@ std::vector<Rule> symRules() {
            UOpRef c = m->src[p], a = m->src[1 - p];
            if (!isConstVal(c, -1) || a->op != Op::ADD || a->src.size() != 2)
              continue;
-           return bop(ctx, Op::ADD, negU(ctx, a->src[0]), negU(ctx, a->src[1]));
+           return py::binop(ctx, Op::ADD, py::neg(ctx, a->src[0]), py::neg(ctx, a->src[1]));
          }
          return nullptr;
        }},
@@ -908,7 +790,7 @@ std::vector<Rule> symRules() {
              UOpRef x = a->src[q], y = a->src[1 - q];
              if (x->dtype != DType::WeakInt)
                continue;
-             return bop(ctx, Op::ADD, bop(ctx, Op::MUL, x, c), bop(ctx, Op::MUL, y, c));
+             return py::binop(ctx, Op::ADD, py::binop(ctx, Op::MUL, x, c), py::binop(ctx, Op::MUL, y, c));
            }
          }
          return nullptr;
@@ -954,8 +836,8 @@ static llvm::SmallVector<UOpRef, 4> dropValidStmts(Context &ctx, UOpRef valid, U
       }
     }
     // out of bounds when X is on the wrong side of the bound?
-    I lo = res->isUpper ? c + 1 : scalarInt(X->vmin());
-    I hi = res->isUpper ? scalarInt(X->vmax()) : c - 1;
+    I lo = res->isUpper ? c + 1 : py::ib(X->vmin());
+    I hi = res->isUpper ? py::ib(X->vmax()) : c - 1;
     if (lo > hi)
       continue;
     UOpRef fake = fakeVar(ctx, i, lo, hi, X->dtype);
@@ -973,7 +855,7 @@ static llvm::SmallVector<UOpRef, 4> dropValidStmts(Context &ctx, UOpRef valid, U
         if (u != v)
           rest.push_back(u);
       if (!rest.empty())
-        subs.push_back({v, subU(ctx, fake, usumU(ctx, rest))});
+        subs.push_back({v, py::sub(ctx, fake, py::usum(ctx, rest))});
     }
     if (idx->op != Op::STACK)
       continue;
@@ -1000,12 +882,12 @@ static UOpRef simplifyValidLoad(Context &ctx, UOpRef index) {
   if (index->src.size() != 2)
     return nullptr;
   UOpRef cond, x, i;
-  if (!matchInvalidGate(index->src[1], cond, x, i))
+  if (!invalidGate(index->src[1], cond, x, i))
     return nullptr;
   UOpRef idx = uopGivenValid(ctx, cond, x);
   if (idx == x || idx == simplifyU(ctx, x))
     return nullptr;
-  return ctx.replaceSrc(index, {index->src[0], validU(ctx, idx, cond)});
+  return ctx.replaceSrc(index, {index->src[0], py::valid(ctx, idx, cond)});
 }
 
 static UOpRef simplifyValidImageLoad(Context &ctx, UOpRef index) {
@@ -1020,8 +902,8 @@ static UOpRef simplifyValidImageLoad(Context &ctx, UOpRef index) {
   if (!isImageShape(shape))
     return nullptr;
   if (idxX->dtype != idxY->dtype) {
-    idxX = castTo(ctx, idxX, DType::Int32);
-    idxY = castTo(ctx, idxY, DType::Int32);
+    idxX = py::cast(ctx, idxX, DType::Int32);
+    idxY = py::cast(ctx, idxY, DType::Int32);
   }
   UOpRef startIdx = ctx.stack({idxX, idxY});
   UOpRef idx = uopGivenValid(ctx, valid, startIdx);
@@ -1036,8 +918,8 @@ static UOpRef simplifyValidImageLoad(Context &ctx, UOpRef index) {
   if (!ny || !nx)
     return nullptr;
   if (!ss.empty()) {
-    UOpRef nv = uprodU(ctx, ss);
-    return ctx.replaceSrc(index, {buf, validU(ctx, ny, nv), validU(ctx, nx, nv)});
+    UOpRef nv = py::uprod(ctx, ss);
+    return ctx.replaceSrc(index, {buf, py::valid(ctx, ny, nv), py::valid(ctx, nx, nv)});
   }
   return ctx.replaceSrc(index, {buf, ny, nx});
 }

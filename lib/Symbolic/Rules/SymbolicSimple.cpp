@@ -84,128 +84,6 @@ std::optional<I> pyInt(const Scalar &s) {
   return std::nullopt;
 }
 
-UOpRef fail(Context &ctx, const char *rule, const char *why) {
-  ctx.errors.push_back(std::string(rule) + ": " + why);
-  return nullptr;
-}
-
-//===----------------------------------------------------------------------===//
-// tinygrad UOp construction (the methods the callbacks call)
-//===----------------------------------------------------------------------===//
-
-/// `UOp.const(v, dt)`: a CONST holding `dt.const(v)`; null where that raises
-/// (int(nan), int(inf)).
-UOpRef mkConst(Context &ctx, const Scalar &v, DType dt, const char *rule) {
-  if (!v.isInvalid() && !castScalar(v, dt))
-    return fail(ctx, rule, "dtype.const raised (int of nan/inf)");
-  return ctx.cnst(v, dt);
-}
-UOpRef constLike(Context &ctx, UOpRef x, const Scalar &v, const char *rule) {
-  return mkConst(ctx, v, x->dtype, rule);
-}
-/// `UOp.const(v)`: the dtype comes from the Python type of v.
-UOpRef pyConst(Context &ctx, const Scalar &v) {
-  DType dt = v.isBool() || v.isInvalid() ? DType::Bool
-             : v.isFloat()               ? DType::WeakFloat
-                                         : DType::WeakInt;
-  return ctx.cnst(v, dt);
-}
-UOpRef pyInt(Context &ctx, I v) { return pyConst(ctx, Scalar::fromInt(v)); }
-/// `x.cast(dt)`: no node when the dtype already matches.
-UOpRef castTo(Context &ctx, UOpRef x, DType dt) {
-  return x->dtype == dt ? x : ctx.cast(x, dt);
-}
-/// The `promote` step of `_broadcasted`: a weak CONST stays weak (at the weak
-/// kind of `out`), Invalid stays, everything else is cast to `out`.
-UOpRef promote(Context &ctx, UOpRef t, DType out) {
-  if (t->isInvalid())
-    return t;
-  if (isWeak(t->dtype) && t->op == Op::CONST)
-    return ctx.cnst(t->val(), weakDType(out));
-  return castTo(ctx, t, out);
-}
-/// `x._broadcasted(y)`.
-bool broadcasted(Context &ctx, UOpRef &x, UOpRef &y, const char *rule) {
-  auto out = leastUpperDType({x->dtype, y->dtype});
-  if (!out) {
-    fail(ctx, rule, "least_upper_dtype raised");
-    return false;
-  }
-  x = promote(ctx, x, *out);
-  y = promote(ctx, y, *out);
-  return true;
-}
-/// `x._binop(op, y)` (the Python operators on UOps).
-UOpRef binop(Context &ctx, Op op, UOpRef x, UOpRef y, const char *rule) {
-  if (!x || !y || !broadcasted(ctx, x, y, rule))
-    return nullptr;
-  return ctx.alu(op, {x, y});
-}
-UOpRef binopC(Context &ctx, Op op, UOpRef x, const Scalar &c, const char *rule) {
-  return x ? binop(ctx, op, x, pyConst(ctx, c), rule) : nullptr;
-}
-UOpRef binopI(Context &ctx, Op op, UOpRef x, I c, const char *rule) {
-  return binopC(ctx, op, x, Scalar::fromInt(c), rule);
-}
-/// `x.logical_not()` = `x.cast(bool).ne(True)`.
-UOpRef logicalNot(Context &ctx, UOpRef x, const char *rule) {
-  if (!x)
-    return nullptr;
-  return binopC(ctx, Op::CMPNE, castTo(ctx, x, DType::Bool),
-                Scalar::fromBool(true), rule);
-}
-/// `-x`: logical_not for bool, else `x*-1`.
-UOpRef negate(Context &ctx, UOpRef x, const char *rule) {
-  if (!x)
-    return nullptr;
-  if (x->dtype == DType::Bool)
-    return logicalNot(ctx, x, rule);
-  return binopI(ctx, Op::MUL, x, -1, rule);
-}
-/// `c.where(x, y)`.
-UOpRef whereOf(Context &ctx, UOpRef c, UOpRef x, UOpRef y, const char *rule) {
-  if (!c || !x || !y || !broadcasted(ctx, x, y, rule))
-    return nullptr;
-  return ctx.alu(Op::WHERE, {c, x, y});
-}
-/// `UOp.alu(op, *src)`: no promotion.
-UOpRef rawAlu(Context &ctx, Op op, llvm::ArrayRef<UOpRef> src) {
-  for (UOpRef s : src)
-    if (!s)
-      return nullptr;
-  return ctx.alu(op, src);
-}
-/// `x.pow(v)` for a Python number v.
-UOpRef powC(Context &ctx, UOpRef x, const Scalar &v, const char *rule) {
-  if (!x)
-    return nullptr;
-  UOpRef b = x, e = pyConst(ctx, v);
-  if (!broadcasted(ctx, b, e, rule))
-    return nullptr;
-  auto lub = leastUpperDType({b->dtype, e->dtype});
-  bool nonNegInt = (v.isInt() && v.i >= 0) || v.isBool();
-  if (lub && !isFloat(*lub) && !nonNegInt)
-    return fail(ctx, rule, "base needs to be float");
-  return ctx.alu(Op::POW, {b, e});
-}
-/// `commit_weak(s, dt)` (tinygrad/uop/weak.py).
-UOpRef commitWeak(Context &ctx, UOpRef s, DType dt, const char *rule) {
-  if (s->op == Op::CONST)
-    return mkConst(ctx, s->val(), dt, rule);
-  return castTo(ctx, s, dt);
-}
-/// `x.usum(*rest)`: OR for a bool first term, ADD otherwise.
-UOpRef usumOf(Context &ctx, UOpRef first, llvm::ArrayRef<UOpRef> rest,
-              const char *rule) {
-  if (!first)
-    return nullptr;
-  Op op = first->dtype == DType::Bool ? Op::OR : Op::ADD;
-  UOpRef r = first;
-  for (UOpRef t : rest)
-    r = binop(ctx, op, r, t, rule);
-  return r;
-}
-
 //===----------------------------------------------------------------------===//
 // Matching helpers
 //===----------------------------------------------------------------------===//
@@ -226,15 +104,6 @@ UOpRef perms(UOpRef u, Fn fn) {
   if (UOpRef r = fn(u->src[0], u->src[1]))
     return r;
   return fn(u->src[1], u->src[0]);
-}
-/// invalid_gate: `cond.where(x, Invalid)`.
-bool invalidGate(UOpRef u, UOpRef &cond, UOpRef &x, UOpRef &i) {
-  if (u->op != Op::WHERE || u->src.size() != 3 || !u->src[2]->isInvalid())
-    return false;
-  cond = u->src[0];
-  x = u->src[1];
-  i = u->src[2];
-  return true;
 }
 bool isUnaryOrCast(Op op) {
   return isUnary(op) || op == Op::CAST || op == Op::BITCAST;
@@ -264,19 +133,19 @@ UOpRef invUnaryGate(Context &ctx, UOpRef u) {
     return nullptr;
   // op.replace(src=(x,)) keeps op's dtype and arg.
   UOpRef inner = ctx.get(u->op, u->type, {x}, u->arg);
-  return whereOf(ctx, cond, inner, i, "pm_data_invalid");
+  return py::where(ctx, cond, inner, i, "pm_data_invalid");
 }
 UOpRef invBinaryGateL(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
   if (!isBinary(u->op) || u->src.size() != 2 || !invalidGate(u->src[0], cond, x, i))
     return nullptr;
-  return whereOf(ctx, cond, rawAlu(ctx, u->op, {x, u->src[1]}), i, "pm_data_invalid");
+  return py::where(ctx, cond, py::alu(ctx, u->op, {x, u->src[1]}), i, "pm_data_invalid");
 }
 UOpRef invBinaryGateR(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
   if (!isBinary(u->op) || u->src.size() != 2 || !invalidGate(u->src[1], cond, x, i))
     return nullptr;
-  return whereOf(ctx, cond, rawAlu(ctx, u->op, {u->src[0], x}), i, "pm_data_invalid");
+  return py::where(ctx, cond, py::alu(ctx, u->op, {u->src[0], x}), i, "pm_data_invalid");
 }
 UOpRef invBinary(Context &, UOpRef u) {
   if (!isBinary(u->op) || isComparison(u->op))
@@ -292,7 +161,7 @@ UOpRef invWhereGateCond(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
   if (u->op != Op::WHERE || u->src.size() != 3 || !invalidGate(u->src[0], cond, x, i))
     return nullptr;
-  return whereOf(ctx, cond, whereOf(ctx, x, u->src[1], u->src[2], "pm_data_invalid"),
+  return py::where(ctx, cond, py::where(ctx, x, u->src[1], u->src[2], "pm_data_invalid"),
                  i, "pm_data_invalid");
 }
 UOpRef invWhereNormalize(Context &ctx, UOpRef u) {
@@ -301,7 +170,7 @@ UOpRef invWhereNormalize(Context &ctx, UOpRef u) {
   UOpRef cond = u->src[0], i = u->src[1], val = u->src[2];
   if (val->isInvalid())
     return i;
-  return whereOf(ctx, logicalNot(ctx, cond, "pm_data_invalid"), val, i, "pm_data_invalid");
+  return py::where(ctx, py::logicalNot(ctx, cond, "pm_data_invalid"), val, i, "pm_data_invalid");
 }
 UOpRef invWhereLiftT(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
@@ -311,8 +180,8 @@ UOpRef invWhereLiftT(Context &ctx, UOpRef u) {
   if (c->isInvalid())
     return nullptr;
   const char *R = "pm_data_invalid";
-  return whereOf(ctx, binop(ctx, Op::OR, logicalNot(ctx, a, R), cond, R),
-                 whereOf(ctx, a, x, c, R), i, R);
+  return py::where(ctx, py::binop(ctx, Op::OR, py::logicalNot(ctx, a, R), cond, R),
+                 py::where(ctx, a, x, c, R), i, R);
 }
 UOpRef invWhereLiftF(Context &ctx, UOpRef u) {
   UOpRef cond, x, i;
@@ -322,7 +191,7 @@ UOpRef invWhereLiftF(Context &ctx, UOpRef u) {
   if (b->isInvalid())
     return nullptr;
   const char *R = "pm_data_invalid";
-  return whereOf(ctx, binop(ctx, Op::OR, a, cond, R), whereOf(ctx, a, b, x, R), i, R);
+  return py::where(ctx, py::binop(ctx, Op::OR, a, cond, R), py::where(ctx, a, b, x, R), i, R);
 }
 /// `UPat(INDEX, src=(UPat(), invalid_pat), allow_any_len=True).or_casted()`.
 bool invalidIndexOrCasted(UOpRef u) {
@@ -343,7 +212,7 @@ UOpRef invLoad(Context &ctx, UOpRef u) {
     return nullptr;
   if (u->src.size() > 1)
     return u->src[1];
-  return constLike(ctx, u, Scalar::fromInt(0), "pm_data_invalid");
+  return py::constLike(ctx, u, Scalar::fromInt(0), "pm_data_invalid");
 }
 
 //===----------------------------------------------------------------------===//
@@ -417,7 +286,7 @@ UOpRef quotientBase(Context &ctx, UOpRef q0, UOpRef base, I div, bool &bail) {
   I t = xs->second + a - ps->second;
   if (D == 0) {
     bail = true;
-    return fail(ctx, R, "integer modulo by zero");
+    return py::fail(ctx, R, "integer modulo by zero");
   }
   if (floorMod(t, D) != 0)
     return nullptr;
@@ -430,12 +299,12 @@ UOpRef quotientBase(Context &ctx, UOpRef q0, UOpRef base, I div, bool &bail) {
     return nullptr;
   }
   // base - k*div == base + (k*div)*-1 (sub negates the promoted rhs)
-  UOpRef lhs = base, rhs = pyInt(ctx, kd);
-  if (!broadcasted(ctx, lhs, rhs, R)) {
+  UOpRef lhs = base, rhs = py::ic(ctx, kd);
+  if (!py::broadcasted(ctx, lhs, rhs, R)) {
     bail = true;
     return nullptr;
   }
-  return rawAlu(ctx, Op::ADD, {lhs, negate(ctx, rhs, R)});
+  return py::alu(ctx, Op::ADD, {lhs, py::neg(ctx, rhs, R)});
 }
 
 UOpRef foldAddDivmodRecombine(Context &ctx, UOpRef x) {
@@ -471,7 +340,7 @@ UOpRef foldAddDivmodRecombine(Context &ctx, UOpRef x) {
           rest.push_back(terms[k]);
       bool bail = false;
       if (UOpRef b = quotientBase(ctx, q, base, div, bail))
-        return usumOf(ctx, binopI(ctx, Op::MUL, b, mul, R), rest, R);
+        return py::usum(ctx, py::binopI(ctx, Op::MUL, b, mul, R), rest, R);
       if (bail)
         return nullptr;
       if (q->op == Op::FLOORMOD && q->src.size() == 2 && q->src[1]->op == Op::CONST) {
@@ -486,8 +355,8 @@ UOpRef foldAddDivmodRecombine(Context &ctx, UOpRef x) {
           if (b) {
             if (!mulOk(div, *d, dd))
               return nullptr;
-            return usumOf(ctx,
-                          binopI(ctx, Op::MUL, binopI(ctx, Op::FLOORMOD, b, dd, R), mul, R),
+            return py::usum(ctx,
+                          py::binopI(ctx, Op::MUL, py::binopI(ctx, Op::FLOORMOD, b, dd, R), mul, R),
                           rest, R);
           }
         }
@@ -537,8 +406,8 @@ UOpRef foldConstALU(Context &ctx, UOpRef a) {
       ops.push_back(*s);
     auto r = execALU(*aop, a->dtype, ops, /*truncateOutput=*/false);
     if (!r)
-      return fail(ctx, R, "exec_alu raised");
-    return constLike(ctx, a, *r, R);
+      return py::fail(ctx, R, "exec_alu raised");
+    return py::constLike(ctx, a, *r, R);
   }
   // Tuple operands: lane-wise exec_alu with the default truncate_output=True.
   llvm::SmallVector<UOpRef, 4> out;
@@ -549,14 +418,14 @@ UOpRef foldConstALU(Context &ctx, UOpRef a) {
         ops.push_back(*scalars[k]);
       } else {
         if (l >= lanes[k].size())
-          return fail(ctx, R, "tuple index out of range");
+          return py::fail(ctx, R, "tuple index out of range");
         ops.push_back(lanes[k][l]);
       }
     }
     auto r = execALU(*aop, a->dtype, ops, /*truncateOutput=*/true);
     if (!r)
-      return fail(ctx, R, "exec_alu raised");
-    UOpRef c = mkConst(ctx, *r, a->dtype, R);
+      return py::fail(ctx, R, "exec_alu raised");
+    UOpRef c = py::constOf(ctx, *r, a->dtype, R);
     if (!c)
       return nullptr;
     out.push_back(c);
@@ -569,13 +438,13 @@ UOpRef simplifyPow(Context &ctx, UOpRef x, const Scalar &v) {
   const char *R = "simplify_pow";
   auto sign = pySign(v);
   if (!sign)
-    return fail(ctx, R, "comparison with Invalid");
+    return py::fail(ctx, R, "comparison with Invalid");
   if (*sign < 0) {
     Scalar nv = v.isFloat() ? Scalar::fromFloat(-v.f) : Scalar::fromInt(-*pyInt(v));
-    return powC(ctx, rawAlu(ctx, Op::RECIPROCAL, {x}), nv, R);
+    return py::pow(ctx, py::alu(ctx, Op::RECIPROCAL, {x}), nv, R);
   }
   if (pyEqInt(v, 0)) // (nan has sign 0 but is not == 0)
-    return constLike(ctx, x, Scalar::fromInt(1), R);
+    return py::constLike(ctx, x, Scalar::fromInt(1), R);
   // int(c.val-0.5)+0.5 == c.val
   bool half;
   bool integral;
@@ -583,7 +452,7 @@ UOpRef simplifyPow(Context &ctx, UOpRef x, const Scalar &v) {
   bool odd = false;
   if (v.isFloat()) {
     if (!std::isfinite(v.f))
-      return fail(ctx, R, "int() of nan/inf");
+      return py::fail(ctx, R, "int() of nan/inf");
     half = std::trunc(v.f - 0.5) + 0.5 == v.f;
     integral = std::trunc(v.f) == v.f;
     halfExp = Scalar::fromFloat(v.f - 0.5);
@@ -600,13 +469,13 @@ UOpRef simplifyPow(Context &ctx, UOpRef x, const Scalar &v) {
     odd = floorMod(iv, 2) == 1;
   }
   if (half) {
-    UOpRef p = powC(ctx, x, halfExp, R);
-    return binop(ctx, Op::MUL, p, rawAlu(ctx, Op::SQRT, {x}), R);
+    UOpRef p = py::pow(ctx, x, halfExp, R);
+    return py::binop(ctx, Op::MUL, p, py::alu(ctx, Op::SQRT, {x}), R);
   }
   if (integral) {
-    UOpRef y = powC(ctx, x, halfDown, R);
-    UOpRef yy = binop(ctx, Op::MUL, y, y, R);
-    return odd ? binop(ctx, Op::MUL, yy, x, R) : binopI(ctx, Op::MUL, yy, 1, R);
+    UOpRef y = py::pow(ctx, x, halfDown, R);
+    UOpRef yy = py::binop(ctx, Op::MUL, y, y, R);
+    return odd ? py::binop(ctx, Op::MUL, yy, x, R) : py::binopI(ctx, Op::MUL, yy, 1, R);
   }
   return nullptr;
 }
@@ -619,11 +488,11 @@ UOpRef foldBitcast(Context &ctx, UOpRef root, UOpRef c) {
     return nullptr;
   auto t = truncate(c->dtype, c->val());
   if (!t)
-    return fail(ctx, R, "truncate raised");
+    return py::fail(ctx, R, "truncate raised");
   auto b = bitcastScalar(*t, c->dtype, root->dtype);
   if (!b)
-    return fail(ctx, R, "struct.pack raised");
-  return constLike(ctx, root, *b, R);
+    return py::fail(ctx, R, "struct.pack raised");
+  return py::constLike(ctx, root, *b, R);
 }
 
 /// (x & mask) with mask a CONST, both operand orders.
@@ -663,7 +532,7 @@ RULE(selfMulOne) {
 RULE(selfDivSelf) {
   if (u->src.size() != 2 || u->src[0] != u->src[1])
     return nullptr;
-  return constLike(ctx, u->src[0], Scalar::fromInt(1), "x//x");
+  return py::constLike(ctx, u->src[0], Scalar::fromInt(1), "x//x");
 }
 RULE(selfDivOne) {
   UNUSED_CTX;
@@ -672,7 +541,7 @@ RULE(selfDivOne) {
 RULE(selfDivNegOne) {
   if (u->src.size() != 2 || !constEq(u->src[1], -1))
     return nullptr;
-  return negate(ctx, u->src[0], "x//-1");
+  return py::neg(ctx, u->src[0], "x//-1");
 }
 RULE(xorXorY) { // (x^y)^y -> x
   UNUSED_CTX;
@@ -743,7 +612,7 @@ RULE(whereFalseTrue) {
     return nullptr;
   if (!boolConst(u->src[1], false) || !boolConst(u->src[2], true))
     return nullptr;
-  return logicalNot(ctx, u->src[0], "where(F,T)");
+  return py::logicalNot(ctx, u->src[0], "where(F,T)");
 }
 RULE(castBoolNeConst) {
   return perms(u, [&](UOpRef cst, UOpRef c) -> UOpRef {
@@ -754,8 +623,8 @@ RULE(castBoolNeConst) {
     if (pyEqInt(c->val(), 0))
       return x;
     if (pyEqInt(c->val(), 1))
-      return logicalNot(ctx, x, "CAST(bool)!=c");
-    return constLike(ctx, x, Scalar::fromBool(true), "CAST(bool)!=c");
+      return py::logicalNot(ctx, x, "CAST(bool)!=c");
+    return py::constLike(ctx, x, Scalar::fromBool(true), "CAST(bool)!=c");
   });
 }
 RULE(truncInt) {
@@ -773,16 +642,16 @@ RULE(ltSelf) {
 RULE(modSelf) {
   if (u->src.size() != 2 || u->src[0] != u->src[1])
     return nullptr;
-  return constLike(ctx, u->src[0], Scalar::fromInt(0), "x%x");
+  return py::constLike(ctx, u->src[0], Scalar::fromInt(0), "x%x");
 }
 RULE(xorSelf) {
   if (u->src.size() != 2 || u->src[0] != u->src[1])
     return nullptr;
-  return constLike(ctx, u->src[0], Scalar::fromInt(0), "x^x");
+  return py::constLike(ctx, u->src[0], Scalar::fromInt(0), "x^x");
 }
 RULE(andZero) {
   return perms(u, [&](UOpRef x, UOpRef c) -> UOpRef {
-    return constEq(c, 0) ? constLike(ctx, x, Scalar::fromInt(0), "x&0") : nullptr;
+    return constEq(c, 0) ? py::constLike(ctx, x, Scalar::fromInt(0), "x&0") : nullptr;
   });
 }
 RULE(maskedShr) { // (x&mask)>>k -> x>>k
@@ -796,11 +665,11 @@ RULE(maskedShr) { // (x&mask)>>k -> x>>k
     auto kv = pyInt(k->val());
     if (!kv || (kv && *kv < 0) || !m) {
       raised = true;
-      return fail(ctx, R, "unsupported operand for << or |");
+      return py::fail(ctx, R, "unsupported operand for << or |");
     }
     if (!clearsOnlyBelow(*m, *kv))
       return nullptr;
-    return binopC(ctx, Op::SHR, x, k->val(), R);
+    return py::binopC(ctx, Op::SHR, x, k->val(), R);
   });
   return raised ? nullptr : r;
 }
@@ -814,26 +683,26 @@ RULE(maskedDiv) { // (x&mask)//c -> x//c
     auto sign = pySign(c->val());
     if (!sign) {
       raised = true;
-      return fail(ctx, R, "comparison with Invalid");
+      return py::fail(ctx, R, "comparison with Invalid");
     }
     if (*sign <= 0)
       return nullptr;
     auto cv = pyInt(c->val());
     if (!cv) {
       raised = true;
-      return fail(ctx, R, "unsupported operand for &");
+      return py::fail(ctx, R, "unsupported operand for &");
     }
     if ((*cv & (*cv - 1)) != 0)
       return nullptr;
     auto m = pyInt(mask->val());
     if (!m) {
       raised = true;
-      return fail(ctx, R, "unsupported operand for |");
+      return py::fail(ctx, R, "unsupported operand for |");
     }
     // c is a power of two 2**k: mask | (c-1) == -1 iff -c <= mask < 0
     if (!(*m < 0 && *m >= -*cv))
       return nullptr;
-    return binopC(ctx, Op::FLOORDIV, x, c->val(), R);
+    return py::binopC(ctx, Op::FLOORDIV, x, c->val(), R);
   });
   return raised ? nullptr : r;
 }
@@ -849,7 +718,7 @@ RULE(castConst) {
                   (isFloat(u->dtype) && !isWeak(u->dtype));
   if (u->src.size() != 1 || !isConst(u->src[0]) || !concrete)
     return nullptr;
-  return constLike(ctx, u, u->src[0]->val(), "CAST(CONST)");
+  return py::constLike(ctx, u, u->src[0]->val(), "CAST(CONST)");
 }
 bool isConstFolding(UOpRef s) { return s->op == Op::CONST || s->op == Op::STACK; }
 RULE(foldUnary) {
@@ -873,13 +742,13 @@ RULE(boolMul) {
   if (u->dtype != DType::Bool || u->src.size() != 2 || u->src[0]->dtype != DType::Bool ||
       u->src[1]->dtype != DType::Bool)
     return nullptr;
-  return binop(ctx, Op::AND, u->src[0], u->src[1], "bool*");
+  return py::binop(ctx, Op::AND, u->src[0], u->src[1], "bool*");
 }
 RULE(boolAddMax) {
   if (u->dtype != DType::Bool || u->src.size() != 2 || u->src[0]->dtype != DType::Bool ||
       u->src[1]->dtype != DType::Bool)
     return nullptr;
-  return binop(ctx, Op::OR, u->src[0], u->src[1], "bool+");
+  return py::binop(ctx, Op::OR, u->src[0], u->src[1], "bool+");
 }
 // *** div rules *** (`a / b` is MUL(a, RECIPROCAL(b)))
 bool isRecipOf(UOpRef r, UOpRef &of) {
@@ -893,7 +762,7 @@ RULE(zeroDivZero) { // 0/0 -> nan
     UOpRef d;
     if (!constEq(x, 0) || !isRecipOf(r, d) || !constEq(d, 0))
       return nullptr;
-    return constLike(ctx, x, Scalar::fromFloat(NAN), "0/0");
+    return py::constLike(ctx, x, Scalar::fromFloat(NAN), "0/0");
   });
 }
 RULE(mulZeroDivZero) { // (x*0)/0 -> nan
@@ -902,7 +771,7 @@ RULE(mulZeroDivZero) { // (x*0)/0 -> nan
     if (m->op != Op::MUL || !isRecipOf(r, d) || !constEq(d, 0))
       return nullptr;
     return perms(m, [&](UOpRef x, UOpRef z) -> UOpRef {
-      return constEq(z, 0) ? constLike(ctx, x, Scalar::fromFloat(NAN), "(x*0)/0") : nullptr;
+      return constEq(z, 0) ? py::constLike(ctx, x, Scalar::fromFloat(NAN), "(x*0)/0") : nullptr;
     });
   });
 }
@@ -911,7 +780,7 @@ RULE(divSelf) { // x/x -> 1
     UOpRef d;
     if (!isRecipOf(r, d) || d != x)
       return nullptr;
-    return constLike(ctx, x, Scalar::fromInt(1), "x/x");
+    return py::constLike(ctx, x, Scalar::fromInt(1), "x/x");
   });
 }
 RULE(mulDivCancel) { // (x*x2)/x2 -> x
@@ -929,7 +798,7 @@ RULE(mulZero) { // x*0 -> 0 (nan for a nan/inf const x)
       return nullptr;
     bool nanOut = x->op == Op::CONST && x->val().isFloat() &&
                   (std::isnan(x->val().f) || std::isinf(x->val().f));
-    return constLike(ctx, x, nanOut ? Scalar::fromFloat(NAN) : Scalar::fromInt(0), "x*0");
+    return py::constLike(ctx, x, nanOut ? Scalar::fromFloat(NAN) : Scalar::fromInt(0), "x*0");
   });
 }
 // *** cast/bitcast ***
@@ -957,7 +826,7 @@ RULE(bitcastBitcast) {
     return nullptr;
   UOpRef x = u->src[0]->src[0];
   if (isWeak(x->dtype) || isWeak(u->dtype))
-    return fail(ctx, "bitcast twice", "bitcast requires concrete dtypes");
+    return py::fail(ctx, "bitcast twice", "bitcast requires concrete dtypes");
   if (x->dtype == u->dtype)
     return x;
   return ctx.get(Op::BITCAST, u->type, {x}, u->arg);
@@ -965,7 +834,7 @@ RULE(bitcastBitcast) {
 RULE(castToBool) { // x.cast(bool) -> x != 0
   if (u->dtype != DType::Bool || u->src.size() != 1)
     return nullptr;
-  return binopI(ctx, Op::CMPNE, u->src[0], 0, "cast(bool)");
+  return py::binopI(ctx, Op::CMPNE, u->src[0], 0, "cast(bool)");
 }
 // ** pow **
 RULE(powConst) {
@@ -983,11 +852,11 @@ RULE(constPow) { // c ** x
     return c;
   auto sign = pySign(v);
   if (!sign)
-    return fail(ctx, R, "comparison with Invalid");
+    return py::fail(ctx, R, "comparison with Invalid");
   if (*sign <= 0)
     return nullptr;
   double l = v.isFloat() ? std::log2(v.f) : std::log2(static_cast<double>(*pyInt(v)));
-  return rawAlu(ctx, Op::EXP2, {binopC(ctx, Op::MUL, x, Scalar::fromFloat(l), R)});
+  return py::alu(ctx, Op::EXP2, {py::binopC(ctx, Op::MUL, x, Scalar::fromFloat(l), R)});
 }
 // unpack a uint64 packed from two uint32 (threefry)
 bool isU64CastOfU32(UOpRef c, UOpRef &y) {
@@ -1023,7 +892,7 @@ RULE(threefryHigh) { // ((x.cast(u64)<<32) | _.cast(u64)) >> 32 -> x.cast(u64)
     if (shl->op != Op::SHL || shl->src.size() != 2 || !constEq(shl->src[1], 32) ||
         !isU64CastOfU32(shl->src[0], x) || !isU64CastOfU32(cl, lo))
       return nullptr;
-    return castTo(ctx, x, DType::UInt64);
+    return py::cast(ctx, x, DType::UInt64);
   });
 }
 // ** simple where folding **
@@ -1036,7 +905,7 @@ RULE(whereConstGate) { // fold_const_where
     return nullptr;
   UOpRef ret = truthy(u->src[0]->val()) ? u->src[1] : u->src[2];
   if (ret->op == Op::CONST && isWeak(ret->dtype) && !isWeak(u->dtype))
-    return commitWeak(ctx, ret, u->dtype, "fold_const_where");
+    return py::commitWeak(ctx, ret, u->dtype, "fold_const_where");
   return ret;
 }
 RULE(whereNestAnd) { // a.where(b.where(c, d), d) -> (a & b).where(c, d)
@@ -1046,7 +915,7 @@ RULE(whereNestAnd) { // a.where(b.where(c, d), d) -> (a & b).where(c, d)
   UOpRef a = u->src[0], in = u->src[1], d = u->src[2];
   if (in->op != Op::WHERE || in->src.size() != 3 || in->src[2] != d)
     return nullptr;
-  return whereOf(ctx, binop(ctx, Op::AND, a, in->src[0], R), in->src[1], d, R);
+  return py::where(ctx, py::binop(ctx, Op::AND, a, in->src[0], R), in->src[1], d, R);
 }
 RULE(whereNestOr) { // a.where(c, b.where(c, d)) -> (a | b).where(c, d)
   const char *R = "where-nest-or";
@@ -1055,7 +924,7 @@ RULE(whereNestOr) { // a.where(c, b.where(c, d)) -> (a | b).where(c, d)
   UOpRef a = u->src[0], c = u->src[1], in = u->src[2];
   if (in->op != Op::WHERE || in->src.size() != 3 || in->src[1] != c)
     return nullptr;
-  return whereOf(ctx, binop(ctx, Op::OR, a, in->src[0], R), c, in->src[2], R);
+  return py::where(ctx, py::binop(ctx, Op::OR, a, in->src[0], R), c, in->src[2], R);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1105,7 +974,7 @@ RULE(mergePermute) {
   for (int64_t i : *outer) {
     int64_t n = inner->size();
     if (i < -n || i >= n)
-      return fail(ctx, "merge PERMUTEs", "tuple index out of range");
+      return py::fail(ctx, "merge PERMUTEs", "tuple index out of range");
     merged.push_back((*inner)[i < 0 ? i + n : i]);
   }
   NamedAttrList attrs(x2->arg.attrs);
@@ -1153,10 +1022,10 @@ RULE(indexIntoStack) {
   UOpRef a = u->src[0];
   auto iv = pyInt(u->src[1]->val());
   if (!iv)
-    return fail(ctx, "INDEX(STACK, c)", "list indices must be integers");
+    return py::fail(ctx, "INDEX(STACK, c)", "list indices must be integers");
   I n = a->src.size(), i = *iv < 0 ? *iv + n : *iv;
   if (i < 0 || i >= n)
-    return fail(ctx, "INDEX(STACK, c)", "list index out of range");
+    return py::fail(ctx, "INDEX(STACK, c)", "list index out of range");
   return a->src[static_cast<size_t>(i)];
 }
 

@@ -7,31 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
 
-#include <string>
-
 namespace mlir::tinygrad::sym::rules {
 namespace {
-
-UOpRef fail(Context &ctx, const char *rule, const char *why) {
-  ctx.errors.push_back(std::string(rule) + ": " + why);
-  return nullptr;
-}
-
-/// `x.cast(dt)`: no node when the dtype already matches.
-UOpRef castTo(Context &ctx, UOpRef x, DType dt) {
-  return x->dtype == dt ? x : ctx.cast(x, dt);
-}
-
-/// `commit_weak(s, dt)`: a CONST commits directly at dt (`dt.const(val)`, no
-/// wrapping), any other node takes the cast.
-UOpRef commitWeak(Context &ctx, UOpRef s, DType dt, const char *rule) {
-  if (s->op == Op::CONST) {
-    if (!s->val().isInvalid() && !castScalar(s->val(), dt))
-      return fail(ctx, rule, "dtype.const raised (int of nan/inf)");
-    return ctx.cnst(s->val(), dt);
-  }
-  return castTo(ctx, s, dt);
-}
 
 /// `default_dtype(u)`: default_float for weakfloat; long when the bounds
 /// overflow int32, else int.
@@ -49,7 +26,7 @@ DType defaultDType(UOpRef u) {
 UOpRef commitSrcsAt(Context &ctx, UOpRef u, DType dt, const char *rule) {
   llvm::SmallVector<UOpRef, 3> src;
   for (UOpRef s : u->src) {
-    UOpRef c = isWeak(s->dtype) ? commitWeak(ctx, s, dt, rule) : s;
+    UOpRef c = isWeak(s->dtype) ? py::commitWeak(ctx, s, dt, rule) : s;
     if (!c)
       return nullptr;
     src.push_back(c);
@@ -69,9 +46,9 @@ UOpRef castWeakSrcs(Context &ctx, UOpRef c) {
     return nullptr;
   auto dt = leastUpperDType({c->dtype, defaultDType(u)});
   if (!dt)
-    return fail(ctx, R, "least_upper_dtype raised");
+    return py::fail(ctx, R, "least_upper_dtype raised");
   UOpRef committed = commitSrcsAt(ctx, u, *dt, R);
-  return committed ? castTo(ctx, committed, c->dtype) : nullptr;
+  return committed ? py::cast(ctx, committed, c->dtype) : nullptr;
 }
 
 /// CAST(weak CONST) -> commit_weak(u, c.dtype).
@@ -81,7 +58,7 @@ UOpRef castWeakConst(Context &ctx, UOpRef c) {
   UOpRef u = c->src[0];
   if (u->op != Op::CONST || !isWeak(u->dtype))
     return nullptr;
-  return commitWeak(ctx, u, c->dtype, "pm_cast_weak");
+  return py::commitWeak(ctx, u, c->dtype, "pm_cast_weak");
 }
 
 } // namespace

@@ -92,30 +92,57 @@ def TG_SinOp : TG_UnaryOp<"sin", "Sin", "SIN: sine">;
 def TG_SqrtOp : TG_UnaryOp<"sqrt", "Sqrt", "SQRT: square root">;
 def TG_ReciprocalOp : TG_UnaryOp<"reciprocal", "Reciprocal", "RECIPROCAL: 1/x">;
 def TG_NegOp : TG_UnaryOp<"neg", "Neg", "NEG: -x (renderer-level)">;
-def TG_TruncOp : TG_UnaryOp<"trunc", "Trunc", "TRUNC: round toward zero">;
+def TG_TruncOp : TG_UnaryOp<"trunc", "Trunc", "TRUNC: round toward zero"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 
-def TG_AddOp : TG_BinaryOp<"add", "Add", "ADD", [Commutative]>;
-def TG_MulOp : TG_BinaryOp<"mul", "Mul", "MUL", [Commutative]>;
-def TG_ShlOp : TG_BinaryOp<"shl", "Shl", "SHL: shift left (ints only)">;
-def TG_ShrOp : TG_BinaryOp<"shr", "Shr", "SHR: shift right (ints only)">;
+def TG_AddOp : TG_BinaryOp<"add", "Add", "ADD", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_MulOp : TG_BinaryOp<"mul", "Mul", "MUL", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_ShlOp : TG_BinaryOp<"shl", "Shl", "SHL: shift left (ints only)"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_ShrOp : TG_BinaryOp<"shr", "Shr", "SHR: shift right (ints only)"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 def TG_CDivOp : TG_BinaryOp<"cdiv", "CDiv", "CDIV: C truncating division (x/0 = 0)">;
-def TG_MaxOp : TG_BinaryOp<"max", "Max", "MAX", [Commutative]>;
+def TG_MaxOp : TG_BinaryOp<"max", "Max", "MAX", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 def TG_CModOp : TG_BinaryOp<"cmod", "CMod", "CMOD: C remainder, x - cdiv(x,y)*y">;
-def TG_CmpLtOp : TG_BinaryOp<"cmplt", "CmpLt", "CMPLT: x < y (bool)">;
-def TG_CmpNeOp : TG_BinaryOp<"cmpne", "CmpNe", "CMPNE: x != y (bool)", [Commutative]>;
+def TG_CmpLtOp : TG_BinaryOp<"cmplt", "CmpLt", "CMPLT: x < y (bool)"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_CmpNeOp : TG_BinaryOp<"cmpne", "CmpNe", "CMPNE: x != y (bool)", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 def TG_CmpEqOp : TG_BinaryOp<"cmpeq", "CmpEq", "CMPEQ: x == y (bool)", [Commutative]>;
-def TG_XorOp : TG_BinaryOp<"xor", "Xor", "XOR", [Commutative]>;
-def TG_OrOp : TG_BinaryOp<"or", "Or", "OR", [Commutative]>;
-def TG_AndOp : TG_BinaryOp<"and", "And", "AND", [Commutative]>;
+def TG_XorOp : TG_BinaryOp<"xor", "Xor", "XOR", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_OrOp : TG_BinaryOp<"or", "Or", "OR", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_AndOp : TG_BinaryOp<"and", "And", "AND", [Commutative]> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 def TG_ThreefryOp : TG_BinaryOp<"threefry", "Threefry", "THREEFRY: threefry2x32 PRNG on uint64">;
 def TG_SubOp : TG_BinaryOp<"sub", "Sub", "SUB (renderer-level)">;
 def TG_FDivOp : TG_BinaryOp<"fdiv", "FDiv", "FDIV: float division">;
 def TG_PowOp : TG_BinaryOp<"pow", "Pow", "POW">;
-def TG_FloorDivOp : TG_BinaryOp<"floordiv", "FloorDiv", "FLOORDIV: Python // (x//0 = 0)">;
-def TG_FloorModOp : TG_BinaryOp<"floormod", "FloorMod", "FLOORMOD: Python % (x%0 = 0)">;
+def TG_FloorDivOp : TG_BinaryOp<"floordiv", "FloorDiv", "FLOORDIV: Python // (x//0 = 0)"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
+def TG_FloorModOp : TG_BinaryOp<"floormod", "FloorMod", "FLOORMOD: Python % (x%0 = 0)"> {
+  let hasCanonicalizer = 1; // TGCanonicalization.td
+}
 
 def TG_WhereOp : TG_ALUOp<"where", "Where"> {
   let summary = "WHERE: cond ? t : f";
+  let hasCanonicalizer = 1; // TGCanonicalization.td
   let arguments = (ins AnyType:$cond, AnyType:$t, AnyType:$f);
   let assemblyFormat = [{
     $cond `,` $t `,` $f attr-dict `:` type($cond) `,` type($t) `,` type($f)
