@@ -2,8 +2,10 @@
 
 #include "tinygrad/Support/DType.h"
 
+
 #include "llvm/ADT/StringSwitch.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -71,13 +73,25 @@ uint32_t directParents(DType d) {
 bool inLattice(DType d) { return d == D::Float64 || directParents(d) != 0; }
 
 // Reflexive-transitive closure of directParents.
-uint32_t ancestors(DType d) {
+uint32_t computeAncestors(DType d) {
   uint32_t set = bit(d);
   uint32_t parents = directParents(d);
   for (unsigned i = 0; i < kNumDTypes; ++i)
     if (parents & (1u << i))
-      set |= ancestors(static_cast<DType>(i));
+      set |= computeAncestors(static_cast<DType>(i));
   return set;
+}
+
+// Promotion runs on every mixed-dtype node the symbolic engine builds: the
+// closure is computed once per dtype.
+uint32_t ancestors(DType d) {
+  static const std::array<uint32_t, kNumDTypes> table = [] {
+    std::array<uint32_t, kNumDTypes> t{};
+    for (unsigned i = 0; i < kNumDTypes; ++i)
+      t[i] = computeAncestors(static_cast<DType>(i));
+    return t;
+  }();
+  return table[static_cast<unsigned>(d)];
 }
 } // namespace
 

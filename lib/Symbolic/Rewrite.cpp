@@ -47,9 +47,10 @@ struct Frame {
 
 static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
                          bool preOrder) {
-  llvm::DenseMap<UOpRef, UOpRef> replace;
-  llvm::DenseSet<UOpRef> active; // entered, not yet resolved: a revisit is a cycle
-  std::vector<Frame> stack{{Frame::Enter, root, nullptr}};
+  // Inline storage: most graphs are a few dozen nodes, so no heap traffic.
+  llvm::SmallDenseMap<UOpRef, UOpRef, 64> replace;
+  llvm::SmallDenseSet<UOpRef, 32> active; // entered, unresolved: a revisit is a cycle
+  llvm::SmallVector<Frame, 64> stack{{Frame::Enter, root, nullptr}};
   while (!stack.empty()) {
     if (stack.size() > kStackLimit) {
       ctx.errors.push_back("infinite loop in graph_rewrite (stack too big)");

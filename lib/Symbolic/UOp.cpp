@@ -36,7 +36,13 @@ static Scalar scalarFromAttr(Attribute a) {
   return Scalar::invalid();
 }
 
-ParamInfo UOp::param() const {
+const ParamInfo &UOp::param() const {
+  if (!cachedParam)
+    cachedParam = decodeParam();
+  return *cachedParam;
+}
+
+ParamInfo UOp::decodeParam() const {
   ParamInfo info;
   if (!arg.attrs)
     return info;

@@ -95,7 +95,8 @@ public:
   const Scalar &val() const { return arg.value; }
   /// Integer CONST value, if this is an int CONST.
   std::optional<__int128> intVal() const;
-  ParamInfo param() const; ///< PARAM/BUFFER fields
+  /// PARAM/BUFFER fields, decoded once per node.
+  const ParamInfo &param() const;
 
   /// vmin / vmax exactly as tinygrad's `_min_max`.
   const std::pair<Scalar, Scalar> &bounds() const;
@@ -108,6 +109,8 @@ private:
   friend class Context;
   Context *context = nullptr;
   mutable std::optional<std::pair<Scalar, Scalar>> cachedBounds;
+  mutable std::optional<ParamInfo> cachedParam;
+  ParamInfo decodeParam() const;
 };
 
 using UOpRef = const UOp *;
@@ -115,7 +118,9 @@ using UOpRef = const UOp *;
 /// Owns and interns nodes; provides tinygrad's construction API.
 class Context {
 public:
-  explicit Context(mlir::MLIRContext *mlirContext) : mlir(mlirContext) {}
+  explicit Context(mlir::MLIRContext *mlirContext) : mlir(mlirContext) {
+    table.reserve(128); // typical index expressions: avoid rehashing
+  }
   Context(const Context &) = delete;
 
   mlir::MLIRContext *getMLIRContext() const { return mlir; }
