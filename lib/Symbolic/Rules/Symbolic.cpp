@@ -157,10 +157,31 @@ bool match(const P &p, UOpRef u, Binds &b, llvm::function_ref<bool()> k) {
   return res;
 }
 
+/// tinygrad's early_reject: the ops of single-op source patterns must all
+/// appear among the node's sources, else the rule cannot match. Checked
+/// before the (much slower) binding enumeration.
+bool earlyReject(const P &p, UOpRef u) {
+  if (!p.ops.empty() && !llvm::is_contained(p.ops, u->op))
+    return true;
+  if (p.kind != P::Tuple && p.kind != P::List)
+    return false;
+  if (u->src.size() != p.src.size())
+    return true;
+  for (const P &sp : p.src) {
+    if (sp.ops.size() != 1)
+      continue;
+    if (llvm::none_of(u->src, [&](UOpRef s) { return s->op == sp.ops[0]; }))
+      return true;
+  }
+  return false;
+}
+
 /// Runs `fn` on every binding of `p` against `u`, in tinygrad's order; the
 /// first non-null result is the rule's result.
 template <typename F>
 UOpRef run(const P &p, UOpRef u, F fn) {
+  if (earlyReject(p, u))
+    return nullptr;
   Binds b{};
   UOpRef out = nullptr;
   match(p, u, b, [&] {
