@@ -51,3 +51,13 @@
 // CHECK: errors.mlir:[[# @LINE + 2]]:{{[0-9]+}}: error: symbolic rewrite failed
 // CHECK: errors.mlir:[[# @LINE + 1]]:{{[0-9]+}}: note: Mod by zero trying to rewrite FLOORMOD
 %m = tg.floormod %a2, %z3 : !tg.weakint, !tg.weakint
+
+// -----
+
+// Constant folding whose Python-int result does not fit 128 bits is
+// reported, not wrapped: 10**29 * 10**29.
+%a = tg.const 100000000000000000000000000000 : !tg.weakint
+%b = tg.const 100000000000000000000000000000 : !tg.weakint
+// CHECK: errors.mlir:[[# @LINE + 2]]:{{[0-9]+}}: error: symbolic rewrite failed
+// CHECK: errors.mlir:[[# @LINE + 1]]:{{[0-9]+}}: note: fold_const_alu: integer result overflows the 128-bit index width
+%c = tg.mul %a, %b : !tg.weakint, !tg.weakint

@@ -405,8 +405,14 @@ UOpRef foldConstALU(Context &ctx, UOpRef a) {
     for (auto &s : scalars)
       ops.push_back(*s);
     auto r = execALU(*aop, a->dtype, ops, /*truncateOutput=*/false);
-    if (!r)
-      return py::fail(ctx, R, "exec_alu raised");
+    if (!r) {
+      // execALU declines where tinygrad raises, and where a Python int
+      // result would not fit the 128-bit index arithmetic we evaluate in.
+      bool allInts = llvm::all_of(ops, [](const Scalar &x) { return x.isInt(); });
+      return py::fail(ctx, R, allInts && isInt(a->dtype)
+                                  ? "integer result overflows the 128-bit index width"
+                                  : "exec_alu raised");
+    }
     return py::constLike(ctx, a, *r, R);
   }
   // Tuple operands: lane-wise exec_alu with the default truncate_output=True.
