@@ -113,7 +113,7 @@ struct SymbolicPass
 struct SimplifyValidPass
     : public mlir::tinygrad::impl::SimplifyValidBase<SimplifyValidPass> {
   void runOnOperation() override {
-    if (!runOnBlocks(getOperation(), sym::symMoveWhereOnLoad()))
+    if (!runOnBlocks(getOperation(), sym::symMoveWhereOnLoadIndexing()))
       signalPassFailure();
   }
 };

@@ -19,7 +19,6 @@
 #include "tinygrad/Symbolic/Bridge.h"
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "tinygrad/Target/TinygradJSON.h"
-#include "../../lib/Symbolic/Rules/Rules.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -100,21 +99,9 @@ const sym::PatternMatcher &matcherFor(llvm::StringRef rewrite) {
 
 /// `sym + pm_move_where_on_load` (valid_idx) and `+ indexing_simplify`
 /// (image_idx), as test_simplify_valid_idx.py composes them.
-const sym::PatternMatcher &validIdxMatcher() {
-  static const sym::PatternMatcher pm = [] {
-    sym::PatternMatcher m = sym::symMatcher();
-    m.add(sym::rules::moveWhereOnLoadRules());
-    return m;
-  }();
-  return pm;
-}
+const sym::PatternMatcher &validIdxMatcher() { return sym::symMoveWhereOnLoad(); }
 const sym::PatternMatcher &imageIdxMatcher() {
-  static const sym::PatternMatcher pm = [] {
-    sym::PatternMatcher m = validIdxMatcher();
-    m.add(sym::rules::indexingSimplifyRules());
-    return m;
-  }();
-  return pm;
+  return sym::symMoveWhereOnLoadIndexing();
 }
 
 /// `x.get_idx()` / `x.get_valid()`.

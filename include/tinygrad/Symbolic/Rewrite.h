@@ -57,6 +57,8 @@ const PatternMatcher &castWeak();
 const PatternMatcher &symCastWeak();
 /// `sym + pm_move_where_on_load` (tinygrad's valid/index simplification).
 const PatternMatcher &symMoveWhereOnLoad();
+/// `sym + pm_move_where_on_load + indexing_simplify` (image index tests).
+const PatternMatcher &symMoveWhereOnLoadIndexing();
 /// `x.simplify()` = graph_rewrite(x, symbolic).
 UOpRef simplify(Context &ctx, UOpRef x);
 

@@ -51,11 +51,12 @@ def Symbolic : SymbolicPassBase<"tg-symbolic",
 }
 
 def SimplifyValid : SymbolicPassBase<"tg-simplify-valid",
-    "tinygrad's sym + pm_move_where_on_load: simplify gated indices"> {
+    "tinygrad's sym + pm_move_where_on_load + indexing_simplify: simplify gated indices"> {
   let description = [{
     Simplifies index expressions under their validity gates (tinygrad's
-    `simplify_valid` / `uop_given_valid`) and moves WHERE conditions into
-    gated loads (`pm_move_where_on_load`).
+    `simplify_valid` / `uop_given_valid`), moves WHERE conditions into
+    gated loads (`pm_move_where_on_load`) and applies codegen's
+    `indexing_simplify` (gated and image index simplification).
   }];
 }
 

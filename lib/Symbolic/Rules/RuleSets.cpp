@@ -74,3 +74,12 @@ const PatternMatcher &sym::symMoveWhereOnLoad() {
   }();
   return pm;
 }
+
+const PatternMatcher &sym::symMoveWhereOnLoadIndexing() {
+  static const PatternMatcher pm = [] {
+    PatternMatcher m = symMoveWhereOnLoad();
+    m.add(indexingSimplifyRules());
+    return m;
+  }();
+  return pm;
+}
