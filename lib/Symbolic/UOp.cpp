@@ -392,7 +392,8 @@ UOpRef Context::divideExact(UOpRef x, UOpRef v) {
       return nullptr;
     Counter have = counter(*this, fac), sub = counter(*this, divFac);
     for (auto &[u, n] : sub) {
-      auto it = std::find_if(have.begin(), have.end(), [&](auto &e) { return e.first == u; });
+      UOpRef key = u;
+      auto it = std::find_if(have.begin(), have.end(), [&](auto &e) { return e.first == key; });
       if (it == have.end())
         return nullptr;
       it->second -= n;
@@ -425,7 +426,8 @@ UOpRef Context::gcd(llvm::ArrayRef<UOpRef> xs) {
   for (UOpRef t : llvm::ArrayRef<UOpRef>(terms).drop_front()) {
     Counter other = counter(*this, t);
     for (auto &[u, n] : common) {
-      auto it = std::find_if(other.begin(), other.end(), [&](auto &e) { return e.first == u; });
+      UOpRef key = u;
+      auto it = std::find_if(other.begin(), other.end(), [&](auto &e) { return e.first == key; });
       n = it == other.end() ? 0 : std::min(n, it->second);
     }
   }

@@ -300,14 +300,18 @@ static UOpRef simplifyValidFn(Context &ctx, UOpRef valid) {
   if (ctx.opInBackwardSlice(valid, {Op::INDEX}))
     return nullptr;
   auto valids = split(ctx, valid, Op::AND);
-  llvm::SmallVector<std::pair<int, UOpRef>, 8> keyed;
-  for (UOpRef v : valids)
-    keyed.push_back({validPriority(ctx, v, valids), v});
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](auto &a, auto &b) { return a.first < b.first; });
+  // Python's sorted() is stable: ties keep their original order, which the
+  // position tie-breaker reproduces with a plain sort.
+  llvm::SmallVector<std::tuple<int, unsigned, UOpRef>, 8> keyed;
+  for (auto [i, v] : llvm::enumerate(valids))
+    keyed.push_back({validPriority(ctx, v, valids), (unsigned)i, v});
+  llvm::sort(keyed, [](auto &a, auto &b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) <
+           std::tie(std::get<0>(b), std::get<1>(b));
+  });
   llvm::SmallVector<UOpRef, 8> sorted;
   for (auto &k : keyed)
-    sorted.push_back(k.second);
+    sorted.push_back(std::get<2>(k));
   llvm::SmallVector<UOpRef, 8> ret;
   llvm::SmallPtrSet<UOpRef, 8> seen;
   for (UOpRef stmt : sorted) {
