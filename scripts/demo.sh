@@ -17,12 +17,16 @@ if [ -x "$BIN/tinygrad-translate" ] && [ -d "$CORPUS/kernels" ]; then
   k="$CORPUS/kernels/red_sum_axis1_keepdim__k0.json"
   echo "== 2. import a tinygrad kernel AST ($(basename "$k")), verify, export"
   "$BIN/tinygrad-translate" --import-tinygrad-json --graph-path=ast "$k" -o /tmp/tg-demo.mlir
-  "$BIN/tinygrad-opt" /tmp/tg-demo.mlir --tg-verify-spec=phase=tensor | head -n 40
+  "$BIN/tinygrad-opt" /tmp/tg-demo.mlir --tg-verify-spec=phase=tensor -o /tmp/tg-demo-verified.mlir
+  head -n 40 /tmp/tg-demo-verified.mlir
 fi
 
 if [ -x "$BIN/tinygrad-translate" ] && [ -f "$CORPUS/symbolic.jsonl" ]; then
   echo "== 3. tinygrad's symbolic simplifier on corpus expressions (ours vs tinygrad)"
-  grep '"kind":"simplify"' "$CORPUS/symbolic.jsonl" | grep '"passed":true' | sed -n '1~40p' | head -n 6 |
+  # Whole-file filters first: a `head` inside a pipeline would SIGPIPE
+  # its writers, which pipefail turns into a failure.
+  grep '"kind":"simplify"' "$CORPUS/symbolic.jsonl" | grep '"passed":true' | sed -n '1~40p' > /tmp/tg-demo-cases.jsonl
+  head -n 6 /tmp/tg-demo-cases.jsonl |
   while IFS= read -r line; do
     printf '%s\n' "$line" > /tmp/tg-demo-case.json
     want=$(python3 -c 'import json,sys; d=json.load(open("/tmp/tg-demo-case.json")); t=d["tinygrad"]; print(t["render"], t["vmin"], t["vmax"])')
