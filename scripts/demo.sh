@@ -6,7 +6,8 @@
 set -euo pipefail
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN="$ROOT/$BUILD/bin"
+case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
+BIN="$BUILD/bin"
 cd "$ROOT"
 
 echo "== 1. parse + spec check (phase=tensor) + fold: examples/sum_kernel.mlir"

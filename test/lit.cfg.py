@@ -14,6 +14,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tinygrad_src", config.tinygrad_src_root))
+config.substitutions.append(("%tinygrad_obj", config.tinygrad_obj_root))
 config.substitutions.append(("%corpus", os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
