@@ -6,14 +6,11 @@
 // the lt rules, moving constants to the end, range mod/div, cast folding and
 // AFTER/END cleanup. Rules are listed in tinygrad's order.
 //
-// The patterns are written with a small matcher that has UPat's semantics
-// (src tuple = one order, src list = every permutation tried in
-// itertools.permutations order, a repeated name must bind the same node,
-// bindings enumerated depth first so the callback sees them in tinygrad's
-// order and the first non-null result wins).
+// The patterns use the UPat-style matcher in UPat.h.
 //
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
+#include "UPat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -21,175 +18,7 @@
 
 namespace mlir::tinygrad::sym::rules {
 namespace {
-
-//===----------------------------------------------------------------------===//
-// A tiny UPat
-//===----------------------------------------------------------------------===//
-
-enum Name : uint8_t {
-  kX, kY, kZ, kC, kC0, kC1, kC2, kA, kB, kD, kT, kF, kTT, kFF, kCond, kR,
-  kEnd, kS, kAlu, kCastA, kCastB, kNumNames, kNone = 255
-};
-using Binds = std::array<UOpRef, kNumNames>;
-
-struct P {
-  llvm::SmallVector<Op, 2> ops;   ///< empty: any op
-  llvm::SmallVector<DType, 2> dts; ///< empty: any dtype
-  uint8_t name = kNone;
-  std::optional<Scalar> arg;       ///< CONST arg, Python equality
-  enum Kind : uint8_t { AnySrc, Tuple, List, Repeat } kind = AnySrc;
-  std::vector<P> src;
-};
-
-P var(uint8_t n = kNone, std::initializer_list<DType> dts = {}) {
-  P p;
-  p.name = n;
-  p.dts.assign(dts.begin(), dts.end());
-  return p;
-}
-P cvar(uint8_t n = kNone) {
-  P p;
-  p.ops = {Op::CONST};
-  p.name = n;
-  return p;
-}
-P cnum(I v) {
-  P p;
-  p.ops = {Op::CONST};
-  p.arg = Scalar::fromInt(v);
-  return p;
-}
-P cbool(bool v) {
-  P p;
-  p.ops = {Op::CONST};
-  p.arg = Scalar::fromBool(v);
-  return p;
-}
-/// UPat.alu / operator sugar: commutative ops take a src list; the pattern
-/// dtype is bool for CMPLT/CMPNE, else the last source's dtype constraint.
-P alu(Op op, std::vector<P> srcs) {
-  P p;
-  p.ops = {op};
-  if (op == Op::CMPLT || op == Op::CMPNE)
-    p.dts = {DType::Bool};
-  else
-    p.dts = srcs.back().dts;
-  p.kind = isCommutative(op) ? P::List : P::Tuple;
-  p.src = std::move(srcs);
-  return p;
-}
-/// UPat(ops, dtype, src=tuple, name=...).
-P up(std::initializer_list<Op> ops, std::vector<P> srcs, uint8_t n = kNone,
-     std::initializer_list<DType> dts = {}) {
-  P p;
-  p.ops.assign(ops.begin(), ops.end());
-  p.dts.assign(dts.begin(), dts.end());
-  p.name = n;
-  p.kind = P::Tuple;
-  p.src = std::move(srcs);
-  return p;
-}
-P add(P a, P b) { return alu(Op::ADD, {std::move(a), std::move(b)}); }
-P mul(P a, P b) { return alu(Op::MUL, {std::move(a), std::move(b)}); }
-P lt(P a, P b) { return alu(Op::CMPLT, {std::move(a), std::move(b)}); }
-P ne(P a, P b) { return alu(Op::CMPNE, {std::move(a), std::move(b)}); }
-P where(P c, P t, P f) {
-  return alu(Op::WHERE, {std::move(c), std::move(t), std::move(f)});
-}
-P castOf(P x, uint8_t n = kNone, std::initializer_list<DType> dts = {}) {
-  return up({Op::CAST}, {std::move(x)}, n, dts);
-}
-
-bool argEq(const Scalar &want, const Scalar &have) { return py::eq(want, have); }
-
-bool match(const P &p, UOpRef u, Binds &b, llvm::function_ref<bool()> k);
-
-bool matchSeq(const P &p, UOpRef u, llvm::ArrayRef<unsigned> perm, size_t i,
-              Binds &b, llvm::function_ref<bool()> k) {
-  if (i == u->src.size())
-    return k();
-  const P &sp = p.kind == P::Repeat ? p.src[0] : p.src[perm[i]];
-  return match(sp, u->src[i], b,
-               [&] { return matchSeq(p, u, perm, i + 1, b, k); });
-}
-
-bool match(const P &p, UOpRef u, Binds &b, llvm::function_ref<bool()> k) {
-  if (!p.ops.empty() && !llvm::is_contained(p.ops, u->op))
-    return false;
-  if (!p.dts.empty() && !llvm::is_contained(p.dts, u->dtype))
-    return false;
-  if (p.arg && !(u->op == Op::CONST && argEq(*p.arg, u->val())))
-    return false;
-  bool bound = false;
-  if (p.name != kNone) {
-    if (b[p.name]) {
-      if (b[p.name] != u)
-        return false;
-    } else {
-      b[p.name] = u;
-      bound = true;
-    }
-  }
-  bool res = false;
-  switch (p.kind) {
-  case P::AnySrc:
-    res = k();
-    break;
-  case P::Repeat:
-    res = matchSeq(p, u, {}, 0, b, k);
-    break;
-  case P::Tuple:
-  case P::List: {
-    if (u->src.size() != p.src.size())
-      break;
-    llvm::SmallVector<unsigned, 3> perm;
-    for (unsigned i = 0; i < p.src.size(); ++i)
-      perm.push_back(i);
-    do {
-      if ((res = matchSeq(p, u, perm, 0, b, k)))
-        break;
-    } while (p.kind == P::List && std::next_permutation(perm.begin(), perm.end()));
-    break;
-  }
-  }
-  if (bound)
-    b[p.name] = nullptr;
-  return res;
-}
-
-/// tinygrad's early_reject: the ops of single-op source patterns must all
-/// appear among the node's sources, else the rule cannot match. Checked
-/// before the (much slower) binding enumeration.
-bool earlyReject(const P &p, UOpRef u) {
-  if (!p.ops.empty() && !llvm::is_contained(p.ops, u->op))
-    return true;
-  if (p.kind != P::Tuple && p.kind != P::List)
-    return false;
-  if (u->src.size() != p.src.size())
-    return true;
-  for (const P &sp : p.src) {
-    if (sp.ops.size() != 1)
-      continue;
-    if (llvm::none_of(u->src, [&](UOpRef s) { return s->op == sp.ops[0]; }))
-      return true;
-  }
-  return false;
-}
-
-/// Runs `fn` on every binding of `p` against `u`, in tinygrad's order; the
-/// first non-null result is the rule's result.
-template <typename F>
-UOpRef run(const P &p, UOpRef u, F fn) {
-  if (earlyReject(p, u))
-    return nullptr;
-  Binds b{};
-  UOpRef out = nullptr;
-  match(p, u, b, [&] {
-    out = fn(b);
-    return out != nullptr;
-  });
-  return out;
-}
+using namespace upat;
 
 //===----------------------------------------------------------------------===//
 // Helpers
