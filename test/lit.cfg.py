@@ -15,7 +15,12 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tinygrad_src", config.tinygrad_src_root))
 config.substitutions.append(("%tinygrad_obj", config.tinygrad_obj_root))
-config.substitutions.append(("%corpus", os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")))
+corpus_dir = os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")
+config.substitutions.append(("%corpus", corpus_dir))
+# The tinygrad corpus sits beside the checkout (../shared); tests that read it
+# say `REQUIRES: corpus` and are reported unsupported where it is absent.
+if os.path.isdir(corpus_dir):
+    config.available_features.add("corpus")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # `not` at the start of a RUN line is looked up on PATH (the default
