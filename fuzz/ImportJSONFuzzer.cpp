@@ -6,23 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tinygrad/InitAllDialects.h"
+#include "FuzzContext.h"
 #include "tinygrad/Target/TinygradJSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    tinygrad::registerAllDialects(*r);
-    return r;
-  }();
-  MLIRContext ctx(*registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  ctx.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+  tinygrad_fuzz::FuzzContext fuzz;
+  MLIRContext &ctx = fuzz.ctx;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = tinygrad::importTinygradJSON(text, &ctx, "fuzz");
   if (!module)

@@ -7,26 +7,19 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "tinygrad/InitAllDialects.h"
+#include "FuzzContext.h"
 #include "tinygrad/Transforms/Passes.h"
 
 using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    tinygrad::registerAllDialects(*r);
-    return r;
-  }();
-  MLIRContext ctx(*registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  ctx.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+  tinygrad_fuzz::FuzzContext fuzz;
+  MLIRContext &ctx = fuzz.ctx;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   ParserConfig config(&ctx);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
