@@ -2,32 +2,88 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sym;
 
-void PatternMatcher::add(std::vector<Rule> rules) {
-  for (Rule &r : rules) {
-    unsigned idx = all.size();
-    all.push_back(r);
-    if (r.ops.empty()) {
-      for (auto &v : byOp)
-        v.push_back(idx);
-    } else {
-      for (Op op : r.ops)
-        byOp[static_cast<unsigned>(op)].push_back(idx);
-    }
+void PatternMatcher::index(unsigned idx, const std::vector<Op> &ops) {
+  if (ops.empty()) {
+    for (auto &v : byOp)
+      v.push_back(idx);
+    return;
+  }
+  for (Op op : ops)
+    byOp[static_cast<unsigned>(op)].push_back(idx);
+}
+
+void PatternMatcher::add(std::vector<LegacyRule> rules) {
+  for (LegacyRule &r : rules) {
+    all.push_back({r.name, r.fn, r.ops, nullptr, nullptr});
+    index(all.size() - 1, r.ops);
+  }
+}
+
+void PatternMatcher::add(std::vector<pat::Rule> rules) {
+  for (pat::Rule &r : rules) {
+    if (r.pat.ops.empty())
+      llvm::report_fatal_error(llvm::Twine("rule '") + r.name +
+                               "': a rule's pattern must name its op(s)");
+    auto rule = std::make_shared<const pat::Rule>(std::move(r));
+    auto prog = std::make_shared<const pat::Program>(pat::Program::compile(rule->pat));
+    auto ops = rule->pat.ops.ops();
+    all.push_back({rule->name, nullptr, std::vector<Op>(ops.begin(), ops.end()), rule, prog});
+    index(all.size() - 1, all.back().ops);
   }
 }
 
 PatternMatcher &PatternMatcher::operator+=(const PatternMatcher &o) {
-  add(o.all);
+  for (const Entry &e : o.all) {
+    all.push_back(e);
+    index(all.size() - 1, e.ops);
+  }
   return *this;
 }
 
-UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x) const {
-  for (unsigned idx : byOp[static_cast<unsigned>(x->op)]) {
-    UOpRef r = all[idx].fn(ctx, x);
+std::vector<std::string> PatternMatcher::ruleNames() const {
+  std::vector<std::string> r;
+  for (const Entry &e : all)
+    r.push_back(e.name);
+  return r;
+}
+
+std::vector<std::pair<const char *, const pat::Pat *>> PatternMatcher::patterns() const {
+  std::vector<std::pair<const char *, const pat::Pat *>> r;
+  for (const Entry &e : all)
+    if (e.rule)
+      r.push_back({e.name, &e.rule->pat});
+  return r;
+}
+
+UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x, void *user) const {
+  const auto &entries = byOp[static_cast<unsigned>(x->op)];
+  if (entries.empty())
+    return nullptr;
+  // tinygrad's early_reject: the ops among x's sources, once per node.
+  pat::OpSet srcOps;
+  for (UOpRef s : x->src)
+    srcOps.insert(s->op);
+  for (unsigned idx : entries) {
+    const Entry &e = all[idx];
+    UOpRef r = nullptr;
+    if (e.legacy) {
+      r = e.legacy(ctx, x);
+    } else {
+      if (!e.prog->required.subsetOf(srcOps))
+        continue;
+      pat::Match m{ctx, user, x};
+      const pat::Rule &rule = *e.rule;
+      e.prog->match(x, m.binds, [&] {
+        r = rule.fn ? rule.fn(m) : m[rule.result];
+        return r != nullptr;
+      });
+    }
     if (r && r != x)
       return r;
   }
@@ -46,7 +102,7 @@ struct Frame {
 } // namespace
 
 static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
-                         bool preOrder) {
+                         bool preOrder, void *user) {
   // Inline storage: most graphs are a few dozen nodes, so no heap traffic.
   llvm::SmallDenseMap<UOpRef, UOpRef, 64> replace;
   llvm::SmallDenseSet<UOpRef, 32> active; // entered, unresolved: a revisit is a cycle
@@ -70,7 +126,7 @@ static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
       UOpRef nn = f.n;
       if (preOrder) {
         // bottom_up=True: fire before the children, to a fixed point.
-        for (unsigned steps = 0; UOpRef r = pm.rewrite(ctx, nn); ++steps) {
+        for (unsigned steps = 0; UOpRef r = pm.rewrite(ctx, nn, user); ++steps) {
           if (steps > 1000) {
             ctx.errors.push_back("infinite loop in fixed_point_rewrite");
             return nullptr;
@@ -96,7 +152,7 @@ static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
       }
       UOpRef r;
       if (!changed) {
-        r = preOrder ? nullptr : pm.rewrite(ctx, nn);
+        r = preOrder ? nullptr : pm.rewrite(ctx, nn, user);
         if (!r) {
           replace[f.n] = nn;
           active.erase(f.n);
@@ -124,13 +180,14 @@ static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
   return replace.lookup(root);
 }
 
-UOpRef sym::graphRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm) {
-  return runRewrite(ctx, root, pm, /*preOrder=*/false);
+UOpRef sym::graphRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
+                         void *user) {
+  return runRewrite(ctx, root, pm, /*preOrder=*/false, user);
 }
 
 UOpRef sym::graphRewriteBottomUp(Context &ctx, UOpRef root,
-                                 const PatternMatcher &pm) {
-  return runRewrite(ctx, root, pm, /*preOrder=*/true);
+                                 const PatternMatcher &pm, void *user) {
+  return runRewrite(ctx, root, pm, /*preOrder=*/true, user);
 }
 
 UOpRef sym::substitute(Context &ctx, UOpRef root,

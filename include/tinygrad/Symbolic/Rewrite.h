@@ -2,45 +2,74 @@
 #ifndef TINYGRAD_SYMBOLIC_REWRITE_H
 #define TINYGRAD_SYMBOLIC_REWRITE_H
 
+#include "tinygrad/Symbolic/Pattern.h"
 #include "tinygrad/Symbolic/UOp.h"
+#include <memory>
+#include <string>
 #include <functional>
 #include <vector>
 
 namespace mlir::tinygrad::sym {
 
-/// A rule: returns the replacement, or nullptr when it does not apply. The
-/// rule list of a PatternMatcher is indexed by the ops it can match, and
-/// rules are tried in registration order (tinygrad's semantics).
+/// A hand-written rule (being retired: rule families are pattern lists,
+/// Pattern.h). Returns the replacement, or nullptr when it does not apply.
 using RuleFn = UOpRef (*)(Context &, UOpRef);
 
-struct Rule {
+struct LegacyRule {
   const char *name;
   std::vector<Op> ops; ///< ops indexed under; empty = every op
   RuleFn fn;
 };
 
+/// tinygrad's PatternMatcher: rules indexed by the ops their pattern can
+/// match, tried in list order; `a + b` concatenates (a's rules first).
 class PatternMatcher {
 public:
   PatternMatcher() = default;
-  explicit PatternMatcher(std::vector<Rule> rules) { add(std::move(rules)); }
-  void add(std::vector<Rule> rules);
+  explicit PatternMatcher(std::vector<LegacyRule> rules) { add(std::move(rules)); }
+  PatternMatcher(std::vector<pat::Rule> rules) { add(std::move(rules)); }
+  PatternMatcher(std::initializer_list<pat::Rule> rules) {
+    add(std::vector<pat::Rule>(rules));
+  }
+  void add(std::vector<LegacyRule> rules);
+  void add(std::vector<pat::Rule> rules);
   PatternMatcher &operator+=(const PatternMatcher &o);
-  /// First rule result that is not null and not `x` itself.
-  UOpRef rewrite(Context &ctx, UOpRef x) const;
+  PatternMatcher operator+(const PatternMatcher &o) const {
+    PatternMatcher r = *this;
+    r += o;
+    return r;
+  }
+  /// First rule result that is not null and not `x` itself. `user` is the
+  /// pass state handed to builders as Match::user (tinygrad's ctx).
+  UOpRef rewrite(Context &ctx, UOpRef x, void *user = nullptr) const;
   size_t size() const { return all.size(); }
+  /// Rule names in priority order (for tests and docs).
+  std::vector<std::string> ruleNames() const;
+  /// The patterns of the declarative rules, in priority order.
+  std::vector<std::pair<const char *, const pat::Pat *>> patterns() const;
 
 private:
-  std::vector<Rule> all;
+  struct Entry {
+    const char *name;
+    RuleFn legacy = nullptr;
+    std::vector<Op> ops; ///< indexed under; empty = every op
+    std::shared_ptr<const pat::Rule> rule;
+    std::shared_ptr<const pat::Program> prog;
+  };
+  std::vector<Entry> all;
   std::vector<std::vector<unsigned>> byOp = std::vector<std::vector<unsigned>>(kNumOps);
+  void index(unsigned idx, const std::vector<Op> &ops);
 };
 
 /// tinygrad's default graph_rewrite: children first, and every rewrite
 /// result is rewritten again until no rule applies (a fixed point per
 /// node), memoized over the DAG. Reports a rule cycle in ctx.errors and
 /// returns null instead of looping.
-UOpRef graphRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm);
+UOpRef graphRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
+                    void *user = nullptr);
 /// `bottom_up=True`: the matcher fires before the children are visited.
-UOpRef graphRewriteBottomUp(Context &ctx, UOpRef root, const PatternMatcher &pm);
+UOpRef graphRewriteBottomUp(Context &ctx, UOpRef root, const PatternMatcher &pm,
+                            void *user = nullptr);
 /// `x.substitute(map)`.
 UOpRef substitute(Context &ctx, UOpRef root,
                   const llvm::DenseMap<UOpRef, UOpRef> &map);

@@ -319,7 +319,7 @@ UOpRef DivMod::compute(UOpRef d) {
 
 } // namespace
 
-std::vector<Rule> divAndModRules() {
+std::vector<LegacyRule> divAndModRules() {
   return {
       // (x//c+a)//d -> (x+a*c)//(c*d) for d > 0
       {"(x//c+a)//d -> (x+a*c)//(c*d)", {Op::FLOORDIV},

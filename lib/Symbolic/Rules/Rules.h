@@ -17,20 +17,23 @@
 namespace mlir::tinygrad::sym::rules {
 
 using I = __int128;
+// Rule files write patterns unqualified: `var(n::x) + 0`, `up(Op::CAST, ...)`.
+using namespace pat;
+namespace n = pat::names;
 
-std::vector<Rule> dataInvalidRules();     ///< pm_data_invalid
-std::vector<Rule> symbolicSimpleRules();  ///< symbolic_simple (phase 1)
-std::vector<Rule> mopCleanupRules();      ///< mop_cleanup
-std::vector<Rule> commutativeRules();     ///< commutative
-std::vector<Rule> symbolicRules();        ///< symbolic (phase 2)
-std::vector<Rule> divAndModRules();       ///< div_and_mod_symbolic
-std::vector<Rule> simplifyValidRules();   ///< pm_simplify_valid
-std::vector<Rule> symRules();             ///< the extra rules of `sym`
-std::vector<Rule> cleanUpGroupSinkRules();///< pm_clean_up_group_sink
-std::vector<Rule> moveWhereOnLoadRules(); ///< pm_move_where_on_load
-std::vector<Rule> castWeakRules();        ///< pm_cast_weak
-std::vector<Rule> indexingSimplifyRules(); ///< indexing_simplify (codegen/late/coalesce.py)
-std::vector<Rule> dropAndClausesRules();  ///< pm_drop_and_clauses
+std::vector<LegacyRule> dataInvalidRules();     ///< pm_data_invalid
+std::vector<LegacyRule> symbolicSimpleRules();  ///< symbolic_simple (phase 1)
+std::vector<LegacyRule> mopCleanupRules();      ///< mop_cleanup
+std::vector<LegacyRule> commutativeRules();     ///< commutative
+std::vector<LegacyRule> symbolicRules();        ///< symbolic (phase 2)
+std::vector<LegacyRule> divAndModRules();       ///< div_and_mod_symbolic
+std::vector<LegacyRule> simplifyValidRules();   ///< pm_simplify_valid
+std::vector<LegacyRule> symRules();             ///< the extra rules of `sym`
+std::vector<LegacyRule> cleanUpGroupSinkRules();///< pm_clean_up_group_sink
+std::vector<LegacyRule> moveWhereOnLoadRules(); ///< pm_move_where_on_load
+std::vector<pat::Rule> castWeakRules();   ///< pm_cast_weak
+std::vector<LegacyRule> indexingSimplifyRules(); ///< indexing_simplify (codegen/late/coalesce.py)
+std::vector<LegacyRule> dropAndClausesRules();  ///< pm_drop_and_clauses
 
 /// parse_valid: a clause `X <= c` (isUpper) or `X >= c`; nullopt otherwise.
 struct ParsedValid {

@@ -339,7 +339,7 @@ static UOpRef gatedGivenValid(Context &ctx, UOpRef u) {
   return py::where(ctx, cond, uopGivenValid(ctx, cond, x, /*trySimplex=*/false), i);
 }
 
-std::vector<Rule> simplifyValidRules() {
+std::vector<LegacyRule> simplifyValidRules() {
   return {
       {"simplify_valid", {Op::AND}, simplifyValidFn},
       {"gated_given_valid", {Op::WHERE}, gatedGivenValid},
@@ -354,7 +354,7 @@ static bool removeFromSinkLike(Op op) {
   return op == Op::NOOP || op == Op::STACK || op == Op::SINK || op == Op::GROUP;
 }
 
-std::vector<Rule> cleanUpGroupSinkRules() {
+std::vector<LegacyRule> cleanUpGroupSinkRules() {
   return {
       {"group_single", {Op::GROUP},
        [](Context &, UOpRef u) -> UOpRef {
@@ -451,7 +451,7 @@ static bool matchIndexOrCasted(UOpRef u, UOpRef &index, UOpRef &orCast) {
   return false;
 }
 
-std::vector<Rule> moveWhereOnLoadRules() {
+std::vector<LegacyRule> moveWhereOnLoadRules() {
   return {
       {"where_on_load", {Op::WHERE},
        [](Context &ctx, UOpRef u) -> UOpRef {
@@ -473,7 +473,7 @@ std::vector<Rule> moveWhereOnLoadRules() {
   };
 }
 
-std::vector<Rule> dropAndClausesRules() {
+std::vector<LegacyRule> dropAndClausesRules() {
   return {
       {"drop_and_clauses", {Op::WHERE},
        [](Context &ctx, UOpRef u) -> UOpRef {
@@ -568,7 +568,7 @@ static UOpRef reduceMulChain(Context &ctx, UOpRef r) {
   return py::binop(ctx, Op::MUL, ctx.replaceSrc(r, src), py::prod(ctx, outside));
 }
 
-std::vector<Rule> symRules() {
+std::vector<LegacyRule> symRules() {
   return {
       // reorder ALU/STACK: ALU(STACK(x,x,..), STACK(y,y,..)) -> STACK(ALU(x,y))
       {"alu_of_broadcasts",
@@ -928,7 +928,7 @@ static UOpRef simplifyValidImageLoad(Context &ctx, UOpRef index) {
   return ctx.replaceSrc(index, {buf, ny, nx});
 }
 
-std::vector<Rule> indexingSimplifyRules() {
+std::vector<LegacyRule> indexingSimplifyRules() {
   return {
       {"simplify_valid_load", {Op::INDEX}, simplifyValidLoad},
       {"simplify_valid_image_load", {Op::INDEX}, simplifyValidImageLoad},

@@ -127,7 +127,7 @@ UOpRef twoStage(Context &ctx, UOpRef u) {
 
 } // namespace
 
-std::vector<Rule> commutativeRules() {
+std::vector<LegacyRule> commutativeRules() {
   return {
       {"commutative flip (weakint)", allOps(isCommutative),
        [](Context &ctx, UOpRef x) -> UOpRef {
@@ -141,8 +141,8 @@ std::vector<Rule> commutativeRules() {
   };
 }
 
-std::vector<Rule> symbolicRules() {
-  std::vector<Rule> rules = {
+std::vector<LegacyRule> symbolicRules() {
+  std::vector<LegacyRule> rules = {
       // ** boolean algebra **
       {"x|!x -> True", {Op::OR},
        [](Context &ctx, UOpRef u) -> UOpRef {

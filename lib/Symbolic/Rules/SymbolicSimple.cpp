@@ -1069,7 +1069,7 @@ std::vector<Op> binaryNoThreefry() {
 
 } // namespace
 
-std::vector<Rule> dataInvalidRules() {
+std::vector<LegacyRule> dataInvalidRules() {
   return {
       {"invalid.broadcast() -> Invalid", {Op::STACK}, invStack},
       {"unary(Invalid) -> Invalid", unaryCastOps(), invUnary},
@@ -1087,7 +1087,7 @@ std::vector<Rule> dataInvalidRules() {
   };
 }
 
-std::vector<Rule> symbolicSimpleRules() {
+std::vector<LegacyRule> symbolicSimpleRules() {
   return {
       // ** self folding **
       {"x+0 / x^0 / x|0 -> x", {Op::ADD, Op::XOR, Op::OR}, selfAddZero},
@@ -1149,7 +1149,7 @@ std::vector<Rule> symbolicSimpleRules() {
   };
 }
 
-std::vector<Rule> mopCleanupRules() {
+std::vector<LegacyRule> mopCleanupRules() {
   return {
       {"merge RESHAPEs", {Op::RESHAPE}, mergeReshape},
       {"noop RESHAPE", {Op::RESHAPE}, noopReshape},

@@ -35,38 +35,27 @@ UOpRef commitSrcsAt(Context &ctx, UOpRef u, DType dt, const char *rule) {
 }
 
 /// cast_weak_srcs(c, u).
-UOpRef castWeakSrcs(Context &ctx, UOpRef c) {
+UOpRef castWeakSrcs(pat::Match &m) {
   const char *R = "cast_weak_srcs";
-  if (c->src.size() != 1)
-    return nullptr;
-  UOpRef u = c->src[0];
-  if (!isALU(u->op) || !isWeak(u->dtype))
-    return nullptr;
+  UOpRef c = m[n::c], u = m[n::u];
   if (isWeak(c->dtype) || weakDType(c->dtype) != u->dtype)
     return nullptr;
   auto dt = leastUpperDType({c->dtype, defaultDType(u)});
   if (!dt)
-    return py::fail(ctx, R, "least_upper_dtype raised");
-  UOpRef committed = commitSrcsAt(ctx, u, *dt, R);
-  return committed ? py::cast(ctx, committed, c->dtype) : nullptr;
-}
-
-/// CAST(weak CONST) -> commit_weak(u, c.dtype).
-UOpRef castWeakConst(Context &ctx, UOpRef c) {
-  if (c->src.size() != 1)
-    return nullptr;
-  UOpRef u = c->src[0];
-  if (u->op != Op::CONST || !isWeak(u->dtype))
-    return nullptr;
-  return py::commitWeak(ctx, u, c->dtype, "pm_cast_weak");
+    return py::fail(m.ctx, R, "least_upper_dtype raised");
+  UOpRef committed = commitSrcsAt(m.ctx, u, *dt, R);
+  return committed ? py::cast(m.ctx, committed, c->dtype) : nullptr;
 }
 
 } // namespace
 
-std::vector<Rule> castWeakRules() {
+std::vector<pat::Rule> castWeakRules() {
   return {
-      {"cast_weak_srcs", {Op::CAST}, castWeakSrcs},
-      {"CAST(weak CONST) -> commit_weak", {Op::CAST}, castWeakConst},
+      {"cast_weak_srcs",
+       up(Op::CAST, {op(aluOps(), n::u, weakDTypes())}, n::c), castWeakSrcs},
+      {"CAST(weak CONST) -> commit_weak",
+       up(Op::CAST, {cvar(n::u, weakDTypes())}, n::c),
+       [](pat::Match &m) { return py::commitWeak(m.ctx, m[n::u], m[n::c]->dtype, "pm_cast_weak"); }},
   };
 }
 
