@@ -42,5 +42,14 @@ if [ -x "$BIN/tinygrad-translate" ] && [ -f "$CORPUS/symbolic.jsonl" ]; then
   done
 fi
 
+if [ -x "$BIN/tinygrad-run" ] && [ -d "$CORPUS/kernels" ]; then
+  for k in red_sum_axis1_keepdim__k0 softmax_axis0__k2; do
+    f="$CORPUS/kernels/$k.json"
+    [ -f "$f" ] || continue
+    echo "== 4. compile $k through the CPU pipeline, run it, compare with tinygrad"
+    "$BIN/tinygrad-run" --case "$f" --show 8
+  done
+fi
+
 echo
-echo "Not built yet: CPU code generation and execution (roadmap stage 2)."
+echo "Not built yet: tinygrad's codegen opts (apply_opts/expander), the scheduler (tensor programs)."

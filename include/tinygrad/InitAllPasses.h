@@ -2,10 +2,15 @@
 #ifndef TINYGRAD_INITALLPASSES_H
 #define TINYGRAD_INITALLPASSES_H
 
+#include "tinygrad/Conversion/Passes.h"
 #include "tinygrad/Transforms/Passes.h"
 
 namespace mlir::tinygrad {
-inline void registerAllPasses() { registerTinygradPasses(); }
+inline void registerAllPasses() {
+  registerTinygradPasses();
+  registerTinygradConversionPasses();
+  registerConversionPipelines();
+}
 } // namespace mlir::tinygrad
 
 #endif

@@ -1,0 +1,38 @@
+//===- CPUPipeline.h - kernel AST to a loadable CPU object -------*- C++ -*-===//
+//
+// What the library runs for one kernel: the AST (the SINK entering
+// tinygrad's full_rewrite_to_sink) is interned, lowered to upstream
+// dialects, then to an optimized ELF object for the host. The same steps
+// are tinygrad-opt passes (`--tg-lower-kernel`, `--tg-lower-to-llvm-cpu`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_CODEGEN_CPUPIPELINE_H
+#define TINYGRAD_CODEGEN_CPUPIPELINE_H
+
+#include "tinygrad/Conversion/KernelToStandard.h"
+#include "mlir/IR/BuiltinOps.h"
+#include <string>
+
+namespace mlir::tinygrad {
+
+struct CPUCompileOptions {
+  bool keepMLIR = false; ///< fill CPUKernel::mlir (after tg-lower-kernel)
+  bool keepLLVMIR = false;
+  bool keepAsm = false;
+  /// Print the IR after every MLIR pass to stderr.
+  bool printIRAfterAll = false;
+};
+
+struct CPUKernel {
+  KernelSignature signature;
+  std::string object;
+  std::string mlir, llvmIR, assembly;
+  double codegenMs = 0, llvmMs = 0;
+};
+
+/// Compiles the kernel SINK `root` (a value in a module of tg/tgk ops).
+FailureOr<CPUKernel> compileKernelForCPU(Value root, const CPUCompileOptions &opts = {});
+
+} // namespace mlir::tinygrad
+
+#endif

@@ -1,0 +1,40 @@
+//===- KernelToStandard.h - program-level kernels to upstream dialects -*- C++ -*-===//
+//
+// A kernel (a SINK with KernelInfo over END/STORE/INDEX/RANGE/REDUCE/ALU) is
+// a dataflow graph whose loops are implicit: RANGE opens an iteration space,
+// END and REDUCE close it. The lowering gives it explicit structure in
+// upstream MLIR: one func.func whose arguments follow tinygrad's CPU calling
+// convention (buffers in slot order, then scalar variables), RANGE → scf.for,
+// REDUCE → an accumulator updated in its ranges, gated accesses → scf.if,
+// ALU → arith/math with tinygrad's C semantics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_CONVERSION_KERNELTOSTANDARD_H
+#define TINYGRAD_CONVERSION_KERNELTOSTANDARD_H
+
+#include "tinygrad/Symbolic/UOp.h"
+#include "mlir/IR/BuiltinOps.h"
+#include <string>
+#include <vector>
+
+namespace mlir::tinygrad {
+
+/// Launch metadata, as tinygrad's ProgramInfo.
+struct KernelSignature {
+  std::string name;
+  std::vector<int64_t> globals;  ///< buffer slots, in argument order
+  std::vector<int64_t> outs, ins;
+  std::vector<std::string> vars; ///< scalar arguments after the buffers
+  int64_t coreIdArg = -1;        ///< argument index of core_id, -1 if none
+  int64_t threads = 1;           ///< global_size[0]
+};
+
+/// Emits `kernel` (an interned SINK) as a func.func named `name` at the end
+/// of `module`. Fails with a diagnostic at `loc` naming the op it cannot
+/// lower.
+FailureOr<KernelSignature> lowerKernelToStandard(ModuleOp module, sym::UOpRef kernel,
+                                                 llvm::StringRef name, Location loc);
+
+} // namespace mlir::tinygrad
+
+#endif

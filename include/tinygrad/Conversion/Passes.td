@@ -1,0 +1,29 @@
+//===- Passes.td - lowering passes -------------------------*- tablegen -*-===//
+#ifndef TINYGRAD_CONVERSION_PASSES_TD
+#define TINYGRAD_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerKernel : Pass<"tg-lower-kernel", "::mlir::ModuleOp"> {
+  let summary = "Lower kernel SINKs to func/scf/arith/math/memref";
+  let description = [{
+    Each kernel (a `tg.sink` with `#tg.kernel_info` over END/STORE/INDEX/
+    RANGE/REDUCE/ALU ops) becomes a `func.func` with tinygrad's CPU calling
+    convention: one memref per buffer PARAM in slot order, then one i32 per
+    scalar variable. RANGE becomes `scf.for`, with every value placed in the
+    outermost loop its ranges allow; REDUCE becomes an accumulator (a stack
+    slot SROA promotes) updated inside its ranges; gated loads and stores
+    become `scf.if`; ALU ops become arith/math with tinygrad's C semantics
+    (FLOORDIV/FLOORMOD with Python rounding, MAX as `a<b ? b : a`, CAST via
+    C conversions, THREEFRY decomposed as tinygrad does). Launch metadata is
+    attached to the func (`tg.globals`, `tg.outs`, `tg.ins`, `tg.vars`,
+    `tg.threads`).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif

@@ -1,0 +1,41 @@
+//===- CPUTarget.h - lowering kernels to host object code --------*- C++ -*-===//
+//
+// The CPU backend's half of the pipeline after the kernel is in upstream
+// dialects: upstream conversions to the llvm dialect, translation to LLVM
+// IR, LLVM's O3 pipeline for the host CPU and an ELF relocatable object,
+// all in-process. The object follows tinygrad's CPU ABI (one .text, kernel
+// first, PIC, small code model), so it runs in our runtime and in
+// tinygrad's own CPUProgram loader.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_TARGET_CPU_CPUTARGET_H
+#define TINYGRAD_TARGET_CPU_CPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include <string>
+
+namespace mlir::tinygrad::cpu {
+
+/// func/scf/arith/math/memref → llvm dialect (the `tg-lower-to-llvm-cpu`
+/// pipeline after the kernel lowering).
+void buildStandardToLLVMPipeline(OpPassManager &pm);
+/// Registers `tg-lower-to-llvm-cpu` and `tg-approximate-math`.
+void registerCPUPasses();
+
+struct ObjectOutput {
+  std::string object;   ///< ELF relocatable object
+  std::string llvmIR;   ///< optimized LLVM IR, when requested
+  std::string assembly; ///< assembly, when requested
+};
+
+/// Translates an llvm-dialect module to LLVM IR, optimizes it at O3 for the
+/// host CPU and emits an object (and, on request, IR and assembly).
+FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR = false, bool wantAsm = false);
+
+/// The host CPU name and features the object is built for (key caches on it).
+std::string hostCPUDescription();
+
+} // namespace mlir::tinygrad::cpu
+
+#endif

@@ -1,0 +1,67 @@
+//===- CPUPipeline.cpp - kernel AST to a loadable CPU object ---------------===//
+#include "tinygrad/Codegen/CPUPipeline.h"
+
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Target/CPU/CPUTarget.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+
+static double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCompileOptions &opts) {
+  auto t0 = std::chrono::steady_clock::now();
+  MLIRContext *ctx = root.getContext();
+  Operation *sinkOp = root.getDefiningOp();
+  if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
+    return mlir::emitError(root.getLoc(), "a kernel AST is rooted at a SINK");
+  auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
+  if (!info)
+    return sinkOp->emitError("a kernel SINK carries #tg.kernel_info");
+
+  sym::Context symCtx(ctx);
+  sym::Importer importer(symCtx);
+  sym::UOpRef kernel = importer.import(root);
+  if (!kernel)
+    return failure();
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(sinkOp->getLoc());
+  FailureOr<KernelSignature> sig =
+      lowerKernelToStandard(*module, kernel, info.getName(), sinkOp->getLoc());
+  if (failed(sig))
+    return failure();
+  CPUKernel out;
+  out.signature = *sig;
+  if (opts.keepMLIR)
+    llvm::raw_string_ostream(out.mlir) << *module;
+
+  PassManager pm(ctx, "builtin.module");
+  if (opts.printIRAfterAll) {
+    ctx->disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  }
+  cpu::buildStandardToLLVMPipeline(pm);
+  if (failed(pm.run(*module)))
+    return sinkOp->emitError("lowering to the llvm dialect failed");
+  out.codegenMs = msSince(t0);
+
+  auto t1 = std::chrono::steady_clock::now();
+  FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(*module, opts.keepLLVMIR, opts.keepAsm);
+  if (failed(obj))
+    return failure();
+  out.object = std::move(obj->object);
+  out.llvmIR = std::move(obj->llvmIR);
+  out.assembly = std::move(obj->assembly);
+  out.llvmMs = msSince(t1);
+  return out;
+}

@@ -1,0 +1,823 @@
+//===- KernelEmitter.cpp - structure a kernel graph into scf/arith/memref -===//
+//
+// Every node is emitted in the outermost loop where all the RANGEs it
+// depends on are open, so loop-invariant work is hoisted by construction
+// (tinygrad's linearizer places nodes the same way). A REDUCE is emitted at
+// the depth of its remaining ranges: its accumulator lives in a stack slot
+// of the function entry (promoted to a register by LLVM's SROA) and its own
+// ranges open as a loop nest right there. Values memoized in a loop are
+// forgotten when the loop closes.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Conversion/KernelToStandard.h"
+
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using K = sym::Op; // mlir::Op is taken
+using sym::UOpRef;
+
+namespace {
+
+/// The type a dtype computes in: weak ints in i64 (index math), weak floats
+/// at default_float (float32), bools as i1. half and bfloat16 compute in
+/// float32 and round only where C rounds (stores and casts), as tinygrad's
+/// C does with clang's __fp16/__bf16.
+Type scalarType(MLIRContext *ctx, DType dt) {
+  Builder b(ctx);
+  switch (dt) {
+  case DType::Bool: return b.getI1Type();
+  case DType::Int8: case DType::UInt8: return b.getI8Type();
+  case DType::Int16: case DType::UInt16: return b.getI16Type();
+  case DType::Int32: case DType::UInt32: return b.getI32Type();
+  case DType::WeakInt: case DType::Int64: case DType::UInt64: return b.getI64Type();
+  case DType::Float16: case DType::BFloat16:
+  case DType::WeakFloat: case DType::Float32: return b.getF32Type();
+  case DType::Float64: return b.getF64Type();
+  default: return {};
+  }
+}
+/// Bools are bytes in memory; half-like floats keep their storage type.
+Type memoryType(MLIRContext *ctx, DType dt) {
+  if (dt == DType::Float16)
+    return Float16Type::get(ctx);
+  if (dt == DType::BFloat16)
+    return BFloat16Type::get(ctx);
+  return dt == DType::Bool ? IntegerType::get(ctx, 8) : scalarType(ctx, dt);
+}
+bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
+bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
+
+int64_t axisId(UOpRef r) {
+  if (r->arg.attrs)
+    if (auto ids = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
+      if (!ids.empty())
+        return ids[0];
+  return 0;
+}
+
+class Emitter {
+public:
+  Emitter(ModuleOp module, Location loc) : module(module), loc(loc), b(module.getContext()) {}
+
+  FailureOr<KernelSignature> run(UOpRef sink, StringRef name);
+
+private:
+  struct Scope {
+    UOpRef range;        ///< null for the function body
+    Operation *loop;     ///< the scf.for (null for the function body)
+    Block *body;
+    unsigned id;
+    /// Where code goes while this is the innermost scope: before this op
+    /// (the body's terminator, or a later loop a REDUCE must precede).
+    Operation *tail;
+  };
+  struct Memo {
+    Value v;
+    unsigned depth, scopeId;
+  };
+
+  ModuleOp module;
+  Location loc;
+  OpBuilder b;
+  func::FuncOp fn;
+  Block *entry = nullptr;
+  SmallVector<Scope> scopes;
+  unsigned nextScopeId = 0;
+  llvm::DenseMap<UOpRef, Memo> memo;
+  llvm::DenseMap<UOpRef, Value> args;          ///< PARAM -> function argument
+  llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
+  std::string error;
+
+  Type ty(DType dt) { return scalarType(b.getContext(), dt); }
+  Value fail(UOpRef u, const Twine &why) {
+    if (error.empty())
+      error = (sym::getOpName(u->op) + ": " + why).str();
+    return {};
+  }
+
+  /// The RANGEs `u` depends on that are still open where `u` is used.
+  const SmallVector<UOpRef, 4> &rangesOf(UOpRef u);
+  /// Index of the scope of `r`, or -1 if its loop is not open.
+  int scopeOf(UOpRef r) const {
+    for (unsigned i = 1; i < scopes.size(); ++i)
+      if (scopes[i].range == r)
+        return i;
+    return -1;
+  }
+  /// Sets the insertion point for code living at scope `depth`.
+  void setInsertionAt(unsigned depth) {
+    if (depth + 1 < scopes.size())
+      b.setInsertionPoint(scopes[depth + 1].loop);
+    else
+      b.setInsertionPoint(scopes[depth].tail);
+  }
+  /// Depth a node must be emitted at; -1 with `error` set if a range is
+  /// not open.
+  int depthOf(UOpRef u);
+
+  void openLoop(UOpRef range, unsigned depth);
+  void closeLoop() { scopes.pop_back(); }
+
+  Value emit(UOpRef u);
+  Value emitNode(UOpRef u);
+  Value emitReduce(UOpRef u, unsigned depth);
+  Value emitLoad(UOpRef index, UOpRef alt);
+  LogicalResult emitEffect(UOpRef u);
+  LogicalResult emitStore(UOpRef u);
+
+  Value convert(Value v, DType from, DType to);
+  Value convertCompute(Value v, DType from, DType to);
+  Value constant(const Scalar &s, DType dt);
+  Value alu(UOpRef u, ArrayRef<Value> srcs);
+  Value log2(Value x);
+  /// Address of an INDEX: buffer and element index (null gate when ungated).
+  LogicalResult address(UOpRef index, Value &buf, Value &idx, Value &gate, DType &dt);
+};
+
+const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
+  auto it = rangeSets.find(u);
+  if (it != rangeSets.end())
+    return it->second;
+  llvm::SetVector<UOpRef, SmallVector<UOpRef, 4>> set;
+  if (u->op == K::RANGE)
+    set.insert(u);
+  for (UOpRef s : u->src) {
+    // Copy: the recursive call may grow (and move) the map.
+    SmallVector<UOpRef, 4> rs = rangesOf(s);
+    set.insert(rs.begin(), rs.end());
+  }
+  if (u->op == K::REDUCE || u->op == K::END)
+    for (UOpRef r : u->src.drop_front())
+      set.remove(r);
+  return rangeSets[u] = SmallVector<UOpRef, 4>(set.begin(), set.end());
+}
+
+int Emitter::depthOf(UOpRef u) {
+  int d = 0;
+  for (UOpRef r : rangesOf(u)) {
+    int s = scopeOf(r);
+    if (s < 0) {
+      fail(u, "depends on a RANGE whose loop is not open here");
+      return -1;
+    }
+    d = std::max(d, s);
+  }
+  return d;
+}
+
+void Emitter::openLoop(UOpRef range, unsigned depth) {
+  setInsertionAt(depth);
+  Value end = emit(range->src[0]);
+  setInsertionAt(depth);
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::IndexCastOp::create(b, loc, b.getIndexType(), end);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  // Scopes deeper than `depth` are hidden while this loop is open.
+  scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});
+  b.setInsertionPointToStart(loop.getBody());
+  Value iv = arith::IndexCastOp::create(b, loc, b.getI64Type(), loop.getInductionVar());
+  memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
+}
+
+Value Emitter::emit(UOpRef u) {
+  auto it = memo.find(u);
+  if (it != memo.end()) {
+    const Memo &m = it->second;
+    if (m.depth < scopes.size() && scopes[m.depth].id == m.scopeId)
+      return m.v;
+  }
+  if (u->op == K::RANGE)
+    return fail(u, "RANGE used outside of its loop");
+  int depth = depthOf(u);
+  if (depth < 0)
+    return {};
+  Value v;
+  if (u->op == K::REDUCE) {
+    v = emitReduce(u, depth);
+  } else {
+    // PARAM sizes are not computed; INDEX/LOAD place their own operands.
+    bool ownOperands = u->op == K::PARAM || u->op == K::INDEX || u->op == K::LOAD;
+    for (UOpRef s : u->src)
+      if (!ownOperands && !emit(s))
+        return {};
+    setInsertionAt(depth);
+    v = emitNode(u);
+  }
+  if (!v)
+    return {};
+  memo[u] = {v, unsigned(depth), scopes[depth].id};
+  return v;
+}
+
+Value Emitter::constant(const Scalar &s, DType dt) {
+  Type t = ty(dt);
+  if (!t)
+    return {};
+  if (s.isInvalid())
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
+  if (isa<FloatType>(t)) {
+    double v = s.isFloat() ? s.f : s.isBool() ? (s.b ? 1.0 : 0.0) : (double)s.i;
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
+  }
+  __int128 v = s.isInt() ? s.i : s.isBool() ? (s.b ? 1 : 0) : (__int128)s.f;
+  unsigned w = t.getIntOrFloatBitWidth();
+  APInt ap(128, {(uint64_t)v, (uint64_t)(v >> 64)});
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, ap.trunc(w)));
+}
+
+/// tinygrad's CAST with C semantics.
+Value Emitter::convert(Value v, DType from, DType to) {
+  Value r = convertCompute(v, from, to);
+  if (!r || !isHalfLike(to) || from == to)
+    return r;
+  // A cast to half rounds: through the storage type and back.
+  Type mt = memoryType(b.getContext(), to);
+  Value h = arith::TruncFOp::create(b, loc, mt, r);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
+}
+
+Value Emitter::convertCompute(Value v, DType from, DType to) {
+  Type st = ty(from), dt = ty(to);
+  if (!st || !dt)
+    return {};
+  if (st == dt)
+    return v;
+  bool sf = isa<FloatType>(st), df = isa<FloatType>(dt);
+  if (to == DType::Bool) {
+    if (sf)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v,
+                                     arith::ConstantOp::create(b, loc, b.getZeroAttr(st)));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
+                                   arith::ConstantOp::create(b, loc, b.getZeroAttr(st)));
+  }
+  if (sf && df) {
+    unsigned sw = st.getIntOrFloatBitWidth(), dw = dt.getIntOrFloatBitWidth();
+    if (sw < dw || (sw == dw && st != dt && dw == 16)) {
+      if (sw == dw) // f16 <-> bf16 through f32
+        v = arith::ExtFOp::create(b, loc, b.getF32Type(), v), st = b.getF32Type(), sw = 32;
+      else
+        return arith::ExtFOp::create(b, loc, dt, v);
+    }
+    return arith::TruncFOp::create(b, loc, dt, v);
+  }
+  if (sf) {
+    // C converts through the integer width of the target; x86 gives the
+    // "integer indefinite" value out of range.
+    Type wide = dt.getIntOrFloatBitWidth() < 32 ? b.getI32Type() : dt;
+    Value r = isUnsignedDT(to) && dt.getIntOrFloatBitWidth() >= 32
+                  ? arith::FPToUIOp::create(b, loc, wide, v).getResult()
+                  : arith::FPToSIOp::create(b, loc, wide, v).getResult();
+    return wide == dt ? r : arith::TruncIOp::create(b, loc, dt, r).getResult();
+  }
+  if (df)
+    return isUnsignedDT(from) ? arith::UIToFPOp::create(b, loc, dt, v).getResult()
+                              : arith::SIToFPOp::create(b, loc, dt, v).getResult();
+  unsigned sw = st.getIntOrFloatBitWidth(), dw = dt.getIntOrFloatBitWidth();
+  if (sw > dw)
+    return arith::TruncIOp::create(b, loc, dt, v);
+  return isUnsignedDT(from) ? arith::ExtUIOp::create(b, loc, dt, v).getResult()
+                            : arith::ExtSIOp::create(b, loc, dt, v).getResult();
+}
+
+LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate, DType &dt) {
+  if (index->op == K::CAST && !index->src.empty())
+    index = index->src[0];
+  if (index->op != K::INDEX || index->src.size() < 2) {
+    fail(index, "expected INDEX(buffer, index) as an address");
+    return failure();
+  }
+  UOpRef bufU = index->src[0];
+  auto it = args.find(bufU);
+  if (it == args.end()) {
+    fail(bufU, "only PARAM buffers can be indexed");
+    return failure();
+  }
+  buf = it->second;
+  dt = bufU->dtype;
+  UOpRef i = index->src[1];
+  gate = {};
+  if (index->src.size() > 2) {
+    fail(index, "multi-dimensional INDEX is not supported on CPU");
+    return failure();
+  }
+  if (i->op == K::WHERE && i->src[2]->isInvalid()) {
+    if (!(gate = emit(i->src[0])))
+      return failure();
+    i = i->src[1];
+  } else if (i->isInvalid()) {
+    gate = {};
+  }
+  Value iv = emit(i);
+  if (!iv)
+    return failure();
+  iv = convert(iv, i->dtype, DType::Int64);
+  idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), iv);
+  return success();
+}
+
+Value Emitter::emitLoad(UOpRef index, UOpRef alt) {
+  Value buf, idx, gate;
+  DType dt;
+  // Operands may live in outer loops; the load itself sits at the index's depth.
+  int depth = depthOf(index);
+  if (depth < 0)
+    return {};
+  if (failed(address(index, buf, idx, gate, dt)))
+    return {};
+  setInsertionAt(depth);
+  auto loadAt = [&](OpBuilder &ob) -> Value {
+    Value v = memref::LoadOp::create(ob, loc, buf, ValueRange{idx});
+    if (dt == DType::Bool)
+      v = arith::TruncIOp::create(ob, loc, ob.getI1Type(), v);
+    if (isHalfLike(dt))
+      v = arith::ExtFOp::create(ob, loc, ob.getF32Type(), v);
+    return v;
+  };
+  if (!gate)
+    return loadAt(b);
+  Value other = alt ? emit(alt) : constant(Scalar::fromInt(0), dt);
+  if (!other)
+    return {};
+  setInsertionAt(depth);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{ty(dt)}, gate, /*addThenBlock=*/true,
+                                /*addElseBlock=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  scf::YieldOp::create(tb, loc, loadAt(tb));
+  OpBuilder fb = ifOp.getElseBodyBuilder();
+  scf::YieldOp::create(fb, loc, other);
+  return ifOp.getResult(0);
+}
+
+Value Emitter::emitReduce(UOpRef u, unsigned depth) {
+  auto kindAttr = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"))
+                               : tg::ReduceKindAttr();
+  if (!kindAttr)
+    return fail(u, "REDUCE without a reduce kind");
+  tg::ReduceKind kind = kindAttr.getValue();
+  DType dt = u->dtype;
+  Type t = ty(dt);
+  if (!t)
+    return fail(u, "unsupported dtype");
+  // The accumulator: a stack slot in the entry block.
+  OpBuilder eb(b.getContext());
+  eb.setInsertionPointToStart(entry);
+  Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, t));
+  setInsertionAt(depth);
+  Scalar init = kind == tg::ReduceKind::Add   ? Scalar::fromInt(0)
+                : kind == tg::ReduceKind::Mul ? Scalar::fromInt(1)
+                                              : Scalar::invalid();
+  Value initV;
+  if (kind == tg::ReduceKind::Max) {
+    if (isa<FloatType>(t))
+      initV = arith::ConstantOp::create(b, 
+          loc, b.getFloatAttr(t, -std::numeric_limits<double>::infinity()));
+    else if (dt == DType::Bool)
+      initV = constant(Scalar::fromBool(false), dt);
+    else
+      initV = constant(Scalar::fromInt(*intMinValue(dt)), dt);
+  } else {
+    initV = constant(init, dt);
+  }
+  memref::StoreOp::create(b, loc, initV, acc);
+  // The reduce ranges, outermost first.
+  SmallVector<UOpRef, 4> rr(u->src.drop_front());
+  llvm::sort(rr, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  // The loops deeper than `depth` are hidden while the reduce's own loops
+  // are open; everything emitted at `depth` must stay before them.
+  auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
+  Operation *savedTail = scopes[depth].tail;
+  if (!saved.empty())
+    scopes[depth].tail = saved.front().loop;
+  scopes.truncate(depth + 1);
+  unsigned d = depth;
+  for (UOpRef r : rr) {
+    if (r->op != K::RANGE) {
+      fail(u, "REDUCE over a non-RANGE source");
+      break;
+    }
+    openLoop(r, d);
+    d = scopes.size() - 1;
+  }
+  Value result;
+  if (error.empty()) {
+    Value x = emit(u->src[0]);
+    if (x) {
+      x = convert(x, u->src[0]->dtype, dt);
+      b.setInsertionPoint(scopes.back().tail);
+      Value cur = memref::LoadOp::create(b, loc, acc);
+      Value next;
+      bool f = isa<FloatType>(t);
+      switch (kind) {
+      case tg::ReduceKind::Add:
+        next = f ? arith::AddFOp::create(b, loc, cur, x).getResult()
+                 : arith::AddIOp::create(b, loc, cur, x).getResult();
+        break;
+      case tg::ReduceKind::Mul:
+        next = f ? arith::MulFOp::create(b, loc, cur, x).getResult()
+                 : arith::MulIOp::create(b, loc, cur, x).getResult();
+        break;
+      case tg::ReduceKind::Max: {
+        // tinygrad renders MAX as (a<b ? b : a).
+        Value lt = f ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, cur, x).getResult()
+                     : arith::CmpIOp::create(b, loc, isUnsignedDT(dt) ? arith::CmpIPredicate::ult
+                                                                      : arith::CmpIPredicate::slt,
+                                               cur, x)
+                           .getResult();
+        next = arith::SelectOp::create(b, loc, lt, x, cur);
+        break;
+      }
+      }
+      memref::StoreOp::create(b, loc, next, acc);
+    }
+  }
+  while (scopes.size() > depth + 1)
+    closeLoop();
+  if (!error.empty())
+    return {};
+  setInsertionAt(depth);
+  result = memref::LoadOp::create(b, loc, acc);
+  scopes[depth].tail = savedTail;
+  scopes.append(saved.begin(), saved.end());
+  return result;
+}
+
+/// log2 with IEEE special cases and subnormal inputs handled around the
+/// polynomial approximation (which assumes a normal, positive input).
+Value Emitter::log2(Value x) {
+  Type t = x.getType();
+  if (!t.isF32())
+    return math::Log2Op::create(b, loc, x);
+  auto c = [&](double v) { return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)).getResult(); };
+  auto cmp = [&](arith::CmpFPredicate p, Value a, Value d) {
+    return arith::CmpFOp::create(b, loc, p, a, d).getResult();
+  };
+  Value sub = cmp(arith::CmpFPredicate::OLT, x, c(0x1p-126));
+  Value scaled = arith::SelectOp::create(b, loc, sub, arith::MulFOp::create(b, loc, x, c(0x1p24)), x);
+  Value r = math::Log2Op::create(b, loc, scaled);
+  r = arith::SubFOp::create(b, loc, r, arith::SelectOp::create(b, loc, sub, c(24.0), c(0.0)));
+  double inf = std::numeric_limits<double>::infinity();
+  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, c(inf)), c(inf), r);
+  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, c(0.0)), c(-inf), r);
+  Value bad = cmp(arith::CmpFPredicate::ULT, x, c(0.0)); // negative or NaN
+  return arith::SelectOp::create(b, loc, bad, c(std::nan("")), r);
+}
+
+Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
+  DType dt = u->dtype;
+  K op = u->op;
+  // Operands compute at the node's dtype (comparisons: at the operands'
+  // common dtype; WHERE: the condition stays bool; shifts: the lhs dtype).
+  DType opdt = dt;
+  if (sym::isComparison(op)) {
+    auto lub = leastUpperDType({u->src[0]->dtype, u->src[1]->dtype});
+    opdt = lub ? *lub : u->src[0]->dtype;
+  }
+  SmallVector<Value, 3> v;
+  for (size_t i = 0; i < in.size(); ++i) {
+    DType target = op == K::WHERE && i == 0 ? DType::Bool : opdt;
+    Value c = convert(in[i], u->src[i]->dtype, target);
+    if (!c)
+      return fail(u, "unsupported operand dtype");
+    v.push_back(c);
+  }
+  Type t = ty(opdt);
+  if (!t)
+    return fail(u, "unsupported dtype");
+  bool f = isa<FloatType>(t);
+  bool uns = isUnsignedDT(opdt);
+  auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
+  auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
+  switch (op) {
+  case K::ADD: return f ? arith::AddFOp::create(b, loc, v[0], v[1]).getResult() : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1]).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::MUL: return f ? arith::MulFOp::create(b, loc, v[0], v[1]).getResult() : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
+  case K::MULACC:
+    return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()
+             : arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]).getResult();
+  case K::NEG: return f ? arith::NegFOp::create(b, loc, v[0]).getResult()
+                         : arith::SubIOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(t)), v[0]).getResult();
+  case K::MAX: {
+    Value lt = f ? cmpf(arith::CmpFPredicate::OLT) : cmpi(uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+    return arith::SelectOp::create(b, loc, lt, v[1], v[0]);
+  }
+  case K::CMPLT: return f ? cmpf(arith::CmpFPredicate::OLT) : cmpi(uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+  case K::CMPNE: return f ? cmpf(arith::CmpFPredicate::UNE) : cmpi(arith::CmpIPredicate::ne);
+  case K::CMPEQ: return f ? cmpf(arith::CmpFPredicate::OEQ) : cmpi(arith::CmpIPredicate::eq);
+  case K::AND: return arith::AndIOp::create(b, loc, v[0], v[1]);
+  case K::OR: return arith::OrIOp::create(b, loc, v[0], v[1]);
+  case K::XOR: return arith::XOrIOp::create(b, loc, v[0], v[1]);
+  case K::SHL: return arith::ShLIOp::create(b, loc, v[0], v[1]);
+  case K::SHR: return uns ? arith::ShRUIOp::create(b, loc, v[0], v[1]).getResult() : arith::ShRSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::CDIV:
+    if (f)
+      return arith::DivFOp::create(b, loc, v[0], v[1]);
+    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::DivSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::CMOD:
+    if (f)
+      return arith::RemFOp::create(b, loc, v[0], v[1]);
+    return uns ? arith::RemUIOp::create(b, loc, v[0], v[1]).getResult() : arith::RemSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FLOORDIV:
+    if (f)
+      return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, v[0], v[1]));
+    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::FloorDivSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FLOORMOD: {
+    if (uns)
+      return arith::RemUIOp::create(b, loc, v[0], v[1]);
+    if (f)
+      return fail(u, "float FLOORMOD");
+    // Python's %: the remainder takes the divisor's sign.
+    Value r = arith::RemSIOp::create(b, loc, v[0], v[1]);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
+    Value rne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v[1], zero);
+    Value fix = arith::AndIOp::create(b, loc, rne, arith::XOrIOp::create(b, loc, rneg, bneg));
+    return arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, v[1]), r);
+  }
+  case K::WHERE: return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
+  case K::SQRT: return math::SqrtOp::create(b, loc, v[0]);
+  case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
+  case K::LOG2: return log2(v[0]);
+  case K::SIN: return math::SinOp::create(b, loc, v[0]);
+  case K::TRUNC: return f ? math::TruncOp::create(b, loc, v[0]).getResult() : v[0];
+  case K::RECIPROCAL:
+    return arith::DivFOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0)), v[0]);
+  case K::THREEFRY: {
+    // tinygrad's threefry2x32 decomposition (codegen/decomp/op.py).
+    auto u32 = b.getI32Type(), u64 = b.getI64Type();
+    auto c32 = [&](uint32_t c) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(u32, c)).getResult(); };
+    Value s32 = arith::ConstantOp::create(b, loc, b.getIntegerAttr(u64, 32));
+    auto lo = [&](Value x) { return arith::TruncIOp::create(b, loc, u32, x).getResult(); };
+    auto hi = [&](Value x) { return lo(arith::ShRUIOp::create(b, loc, x, s32)); };
+    auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
+    auto xr_ = [&](Value a, Value c) { return arith::XOrIOp::create(b, loc, a, c).getResult(); };
+    Value x0 = lo(v[0]), x1 = hi(v[0]), k0 = lo(v[1]), k1 = hi(v[1]);
+    Value ks[3] = {k1, xr_(xr_(k0, k1), c32(0x1BD11BDA)), k0};
+    Value xr[2] = {add(x0, ks[2]), add(x1, ks[0])};
+    const int rot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+    for (int i = 0; i < 5; ++i) {
+      for (int r : rot[i % 2]) {
+        Value nx0 = add(xr[0], xr[1]);
+        Value rotl = add(arith::ShLIOp::create(b, loc, xr[1], c32(r)),
+                         arith::ShRUIOp::create(b, loc, xr[1], c32(32 - r)));
+        xr[1] = xr_(nx0, rotl);
+        xr[0] = nx0;
+      }
+      xr[0] = add(xr[0], ks[i % 3]);
+      xr[1] = add(add(xr[1], ks[(i + 1) % 3]), c32(i + 1));
+    }
+    Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, u64, xr[1]), s32);
+    return arith::OrIOp::create(b, loc, h, arith::ExtUIOp::create(b, loc, u64, xr[0]));
+  }
+  default:
+    return fail(u, "not an ALU op the CPU target lowers");
+  }
+}
+
+Value Emitter::emitNode(UOpRef u) {
+  switch (u->op) {
+  case K::CONST:
+    if (!ty(u->dtype))
+      return fail(u, "unsupported dtype");
+    return constant(u->val(), u->dtype);
+  case K::PARAM: {
+    auto it = args.find(u);
+    if (it == args.end())
+      return fail(u, "PARAM is not a kernel argument");
+    return it->second;
+  }
+  case K::INDEX:
+    return emitLoad(u, nullptr);
+  case K::LOAD:
+    return emitLoad(u->src[0], u->src.size() > 1 ? u->src[1] : nullptr);
+  case K::CAST: {
+    Value x = memo.lookup(u->src[0]).v;
+    return convert(x, u->src[0]->dtype, u->dtype);
+  }
+  case K::BITCAST: {
+    // Reinterpret the storage bits (half-like values compute in f32).
+    DType from = u->src[0]->dtype, to = u->dtype;
+    Value x = memo.lookup(u->src[0]).v;
+    Type ft = memoryType(b.getContext(), from), tt = memoryType(b.getContext(), to);
+    if (!ft || !tt || from == DType::Bool || to == DType::Bool ||
+        ft.getIntOrFloatBitWidth() != tt.getIntOrFloatBitWidth())
+      return fail(u, "BITCAST between different widths");
+    if (isHalfLike(from))
+      x = arith::TruncFOp::create(b, loc, ft, x);
+    Value r = arith::BitcastOp::create(b, loc, tt, x);
+    return isHalfLike(to) ? arith::ExtFOp::create(b, loc, b.getF32Type(), r).getResult() : r;
+  }
+  case K::AFTER:
+    return memo.lookup(u->src[0]).v;
+  default:
+    break;
+  }
+  if (!sym::isALU(u->op))
+    return fail(u, "op has no CPU lowering");
+  SmallVector<Value, 3> in;
+  for (UOpRef s : u->src)
+    in.push_back(memo.lookup(s).v);
+  return alu(u, in);
+}
+
+LogicalResult Emitter::emitStore(UOpRef u) {
+  if (u->src.size() < 2) {
+    fail(u, "STORE needs an address and a value");
+    return failure();
+  }
+  UOpRef index = u->src[0], val = u->src[1];
+  Value buf, idx, gate, v;
+  DType dt;
+  unsigned depth = scopes.size() - 1;
+  if (!(v = emit(val)))
+    return failure();
+  if (failed(address(index, buf, idx, gate, dt)))
+    return failure();
+  b.setInsertionPoint(scopes[depth].tail);
+  v = convertCompute(v, val->dtype, dt);
+  if (!v) {
+    fail(u, "unsupported store dtype");
+    return failure();
+  }
+  if (dt == DType::Bool)
+    v = arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+  if (isHalfLike(dt))
+    v = arith::TruncFOp::create(b, loc, memoryType(b.getContext(), dt), v);
+  if (u->src.size() > 2) {
+    Value g = emit(u->src[2]);
+    if (!g)
+      return failure();
+    gate = gate ? arith::AndIOp::create(b, loc, gate, g).getResult() : g;
+  }
+  b.setInsertionPoint(scopes[depth].tail);
+  if (!gate) {
+    memref::StoreOp::create(b, loc, v, buf, ValueRange{idx});
+    return success();
+  }
+  auto ifOp = scf::IfOp::create(b, loc, gate, /*withElse=*/false);
+  OpBuilder ib = ifOp.getThenBodyBuilder();
+  memref::StoreOp::create(ib, loc, v, buf, ValueRange{idx});
+  return success();
+}
+
+LogicalResult Emitter::emitEffect(UOpRef u) {
+  switch (u->op) {
+  case K::END: {
+    SmallVector<UOpRef, 4> rs;
+    for (UOpRef r : u->src.drop_front())
+      if (r->op == K::RANGE && scopeOf(r) < 0)
+        rs.push_back(r);
+    llvm::sort(rs, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+    size_t base = scopes.size();
+    for (UOpRef r : rs) {
+      openLoop(r, scopes.size() - 1);
+      if (!error.empty())
+        return failure();
+    }
+    LogicalResult res = emitEffect(u->src[0]);
+    while (scopes.size() > base)
+      closeLoop();
+    return res;
+  }
+  case K::STORE:
+    return emitStore(u);
+  case K::SINK:
+  case K::GROUP:
+    for (UOpRef s : u->src)
+      if (failed(emitEffect(s)))
+        return failure();
+    return success();
+  case K::NOOP:
+    return success();
+  case K::AFTER:
+    return emitEffect(u->src[0]);
+  default:
+    fail(u, "not a side effect the CPU target lowers");
+    return failure();
+  }
+}
+
+/// Post-order walk collecting nodes in tinygrad's toposort order.
+void toposort(UOpRef root, SmallVectorImpl<UOpRef> &out) {
+  llvm::DenseSet<UOpRef> seen;
+  SmallVector<std::pair<UOpRef, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [u, done] = stack.pop_back_val();
+    if (done) {
+      out.push_back(u);
+      continue;
+    }
+    if (!seen.insert(u).second)
+      continue;
+    stack.push_back({u, true});
+    for (UOpRef s : llvm::reverse(u->src))
+      if (!seen.count(s))
+        stack.push_back({s, false});
+  }
+}
+
+FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
+  MLIRContext *ctx = module.getContext();
+  KernelSignature sig;
+  sig.name = name.str();
+  SmallVector<UOpRef> topo;
+  toposort(sink, topo);
+  SmallVector<UOpRef> bufs, vars;
+  llvm::DenseSet<UOpRef> storeAddrs;
+  for (UOpRef u : topo)
+    if (u->op == K::STORE && !u->src.empty())
+      storeAddrs.insert(u->src[0]->op == K::CAST ? u->src[0]->src[0] : u->src[0]);
+  for (UOpRef u : topo) {
+    if (u->op == K::PARAM)
+      (u->param().isALU ? vars : bufs).push_back(u);
+    if (u->op == K::INDEX && u->src[0]->op == K::PARAM)
+      (storeAddrs.count(u) ? sig.outs : sig.ins).push_back(u->src[0]->param().slot);
+  }
+  llvm::sort(bufs, [](UOpRef a, UOpRef c) { return a->param().slot < c->param().slot; });
+  for (auto *v : {&sig.outs, &sig.ins}) {
+    llvm::sort(*v);
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  SmallVector<Type> argTypes;
+  for (UOpRef p : bufs) {
+    Type et = memoryType(ctx, p->dtype);
+    if (!et) {
+      mlir::emitError(loc, "PARAM slot ") << p->param().slot << ": unsupported dtype";
+      return failure();
+    }
+    int64_t size = ShapedType::kDynamic;
+    if (!p->src.empty()) {
+      const Scalar &hi = p->src[0]->vmax();
+      if (hi.isInt() && hi.i > 0 && hi.i < (__int128(1) << 62))
+        size = (int64_t)hi.i;
+    }
+    if (size == ShapedType::kDynamic) {
+      mlir::emitError(loc, "PARAM slot ") << p->param().slot << ": buffer size is not bounded";
+      return failure();
+    }
+    argTypes.push_back(MemRefType::get({size}, et));
+    sig.globals.push_back(p->param().slot);
+  }
+  for (UOpRef v : vars) {
+    Type t = scalarType(ctx, v->dtype);
+    if (!t || !isa<IntegerType>(t)) {
+      mlir::emitError(loc, "variable ") << v->param().name << ": unsupported dtype";
+      return failure();
+    }
+    // tinygrad passes every variable as a C int.
+    argTypes.push_back(b.getI32Type());
+    sig.vars.push_back(v->param().name.str());
+    if (v->param().name == "core_id") {
+      sig.coreIdArg = bufs.size() + (&v - vars.data());
+      if (auto mm = v->param().vminVmax; mm && mm->second.isInt())
+        sig.threads = (int64_t)mm->second.i + 1;
+    }
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  entry = fn.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc);
+  scopes.push_back({nullptr, nullptr, entry, nextScopeId++, entry->getTerminator()});
+  for (size_t i = 0; i < bufs.size(); ++i)
+    args[bufs[i]] = entry->getArgument(i);
+  b.setInsertionPoint(entry->getTerminator());
+  for (size_t i = 0; i < vars.size(); ++i) {
+    Value a = entry->getArgument(bufs.size() + i);
+    Type vt = scalarType(ctx, vars[i]->dtype);
+    unsigned w = vt.getIntOrFloatBitWidth();
+    args[vars[i]] = w > 32   ? arith::ExtSIOp::create(b, loc, vt, a).getResult()
+                    : w < 32 ? arith::TruncIOp::create(b, loc, vt, a).getResult()
+                             : a;
+  }
+  if (failed(emitEffect(sink))) {
+    mlir::emitError(loc, "cannot lower kernel: ") << error;
+    fn.erase();
+    return failure();
+  }
+  return sig;
+}
+
+} // namespace
+
+FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module, UOpRef kernel,
+                                                                StringRef name, Location loc) {
+  if (kernel->op != K::SINK) {
+    mlir::emitError(loc, "a kernel is a SINK, got ") << sym::getOpName(kernel->op);
+    return failure();
+  }
+  return Emitter(module, loc).run(kernel, name);
+}

@@ -1,0 +1,176 @@
+//===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
+#include "tinygrad/Target/CPU/CPUTarget.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Approximation.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include <mutex>
+
+using namespace mlir;
+
+namespace mlir::tinygrad::cpu {
+namespace {
+
+/// Transcendentals become MLIR's polynomial approximations (vectorizable,
+/// no libm calls in the object, which tinygrad's loader cannot link).
+struct ApproximateMathPass : PassWrapper<ApproximateMathPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
+  StringRef getArgument() const override { return "tg-approximate-math"; }
+  StringRef getDescription() const override {
+    return "Expand exp2/log2/sin/... into polynomial approximations (no libm calls)";
+  }
+  void getDependentDialects(DialectRegistry &r) const override {
+    r.insert<arith::ArithDialect, math::MathDialect, vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    math::populateExpansionPatterns(patterns, {"exp2"});
+    populateMathPolynomialApproximationPatterns(patterns, MathPolynomialApproximationOptions{});
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void buildStandardToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(std::make_unique<ApproximateMathPass>());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOpts;
+  funcOpts.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOpts));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void registerCPUPasses() {
+  PassRegistration<ApproximateMathPass>();
+}
+
+std::string hostCPUDescription() {
+  return llvm::sys::getHostCPUName().str();
+}
+
+static llvm::TargetMachine *hostTargetMachine(std::string &error) {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::TargetMachine> tm;
+  static std::string initError;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::Triple triple(llvm::sys::getProcessTriple());
+    std::string err;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+    if (!target) {
+      initError = err;
+      return;
+    }
+    llvm::SubtargetFeatures features;
+    for (auto &f : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(f.first(), f.second);
+    llvm::TargetOptions opts;
+    tm.reset(target->createTargetMachine(triple, llvm::sys::getHostCPUName(),
+                                         features.getString(), opts, llvm::Reloc::PIC_,
+                                         llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+    if (!tm)
+      initError = "cannot create a target machine for " + triple.str();
+  });
+  error = initError;
+  return tm.get();
+}
+
+FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
+  std::string err;
+  llvm::TargetMachine *tm = hostTargetMachine(err);
+  if (!tm)
+    return module.emitError("CPU target: ") << err;
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmCtx);
+  if (!llvmModule)
+    return module.emitError("CPU target: translation to LLVM IR failed");
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", tm->getTargetCPU());
+    f.addFnAttr("target-features", tm->getTargetFeatureString());
+    f.addFnAttr(llvm::Attribute::NoUnwind);
+  }
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = true;
+    pto.SLPVectorization = true;
+    llvm::PassBuilder pb(tm, pto);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(*llvmModule, mam);
+  }
+
+  ObjectOutput out;
+  if (wantIR) {
+    llvm::raw_string_ostream os(out.llvmIR);
+    llvmModule->print(os, nullptr);
+  }
+  auto emit = [&](llvm::CodeGenFileType kind, std::string &dst) -> bool {
+    llvm::SmallString<4096> buf;
+    llvm::raw_svector_ostream os(buf);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, kind))
+      return false;
+    pm.run(*llvmModule);
+    dst.assign(buf.begin(), buf.end());
+    return true;
+  };
+  if (wantAsm && !emit(llvm::CodeGenFileType::AssemblyFile, out.assembly))
+    return module.emitError("CPU target: cannot emit assembly");
+  if (!emit(llvm::CodeGenFileType::ObjectFile, out.object))
+    return module.emitError("CPU target: cannot emit an object file");
+  return out;
+}
+
+} // namespace mlir::tinygrad::cpu

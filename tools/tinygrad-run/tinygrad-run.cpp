@@ -1,0 +1,418 @@
+//===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
+//
+//   tinygrad-run --case K.json [--json] [--emit=mlir|llvm|asm|obj] [-o FILE]
+//                [--mlir-print-ir-after-all]
+//
+// Compiles the case's `ast` through the CPU pipeline, runs it through the
+// runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
+// with its `outputs`: integers and bools exactly, floats within 1e-5
+// relative or 2 ulp (NaN equals NaN, infinities by sign). Exit 0 only on a
+// match; bad input is a diagnostic and exit 1.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/InitAllDialects.h"
+#include "tinygrad/Target/TinygradJSON.h"
+#include "tinygrad-rt/runtime.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+namespace json = llvm::json;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kernels/*.json)"),
+                                     cl::value_desc("file"), cl::Required);
+static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"));
+static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj"),
+                                     cl::init(""));
+static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"));
+static cl::opt<unsigned> showValues("show", cl::desc("print the first N output values beside tinygrad's"),
+                                    cl::init(0));
+static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
+                                   cl::desc("print the IR after every MLIR pass (stderr)"));
+
+namespace {
+
+[[noreturn]] void die(const llvm::Twine &msg) {
+  llvm::errs() << casePath << ": error: " << msg << "\n";
+  std::exit(1);
+}
+
+void check(tgrt_status s, const char *what) {
+  if (s != TGRT_OK)
+    die(llvm::Twine(what) + ": " + tgrt_last_error());
+}
+
+struct DTypeDesc {
+  enum Kind { Int, UInt, Float, Bool } kind;
+  unsigned bytes;
+};
+std::optional<DTypeDesc> describe(llvm::StringRef dt) {
+  static const std::map<std::string, DTypeDesc> table = {
+      {"bool", {DTypeDesc::Bool, 1}},     {"int8", {DTypeDesc::Int, 1}},
+      {"uint8", {DTypeDesc::UInt, 1}},    {"int16", {DTypeDesc::Int, 2}},
+      {"uint16", {DTypeDesc::UInt, 2}},   {"int32", {DTypeDesc::Int, 4}},
+      {"uint32", {DTypeDesc::UInt, 4}},   {"int64", {DTypeDesc::Int, 8}},
+      {"uint64", {DTypeDesc::UInt, 8}},   {"float16", {DTypeDesc::Float, 2}},
+      {"bfloat16", {DTypeDesc::Float, 2}}, {"float32", {DTypeDesc::Float, 4}},
+      {"float64", {DTypeDesc::Float, 8}}};
+  auto it = table.find(dt.str());
+  if (it == table.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// A JSON element as a double (floats), or an integer.
+std::optional<double> asDouble(const json::Value &v) {
+  if (auto d = v.getAsNumber())
+    return *d;
+  if (auto b = v.getAsBoolean())
+    return *b ? 1.0 : 0.0;
+  if (auto s = v.getAsString()) {
+    if (*s == "nan")
+      return std::nan("");
+    if (*s == "-nan")
+      return -std::nan("");
+    if (*s == "inf")
+      return INFINITY;
+    if (*s == "-inf")
+      return -INFINITY;
+  }
+  return std::nullopt;
+}
+std::optional<int64_t> asInt(const json::Value &v) {
+  if (auto i = v.getAsInteger())
+    return *i;
+  if (auto u = v.getAsUINT64())
+    return (int64_t)*u;
+  if (auto b = v.getAsBoolean())
+    return *b ? 1 : 0;
+  return std::nullopt;
+}
+
+/// float32 -> bfloat16 bits, round to nearest even (NaN stays NaN).
+uint16_t floatToBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+/// Encodes one element into memory in the dtype's layout.
+bool encode(const json::Value &v, llvm::StringRef dt, const DTypeDesc &d, char *dst) {
+  if (d.kind == DTypeDesc::Float) {
+    auto x = asDouble(v);
+    if (!x)
+      return false;
+    // Corpus floats are float32-exact: round through float32 first.
+    float f = (float)*x;
+    if (dt == "float64") {
+      double dd = std::isnan(*x) ? *x : (double)f;
+      if (v.getAsNumber())
+        dd = *x;
+      std::memcpy(dst, &dd, 8);
+    } else if (dt == "float32") {
+      std::memcpy(dst, &f, 4);
+    } else if (dt == "float16") {
+      _Float16 h = (_Float16)f;
+      std::memcpy(dst, &h, 2);
+    } else {
+      uint16_t h = floatToBF16(f);
+      std::memcpy(dst, &h, 2);
+    }
+    return true;
+  }
+  auto i = asInt(v);
+  if (!i)
+    return false;
+  std::memcpy(dst, &*i, d.bytes); // little endian: the low bytes
+  return true;
+}
+
+/// Decodes an element as (is-float, double value, integer value).
+struct Elem {
+  bool isFloat;
+  double f;
+  int64_t i;
+  uint64_t u;
+};
+Elem decode(const char *src, llvm::StringRef dt, const DTypeDesc &d) {
+  Elem e{d.kind == DTypeDesc::Float, 0, 0, 0};
+  if (dt == "float64")
+    std::memcpy(&e.f, src, 8);
+  else if (dt == "float32") {
+    float f;
+    std::memcpy(&f, src, 4);
+    e.f = f;
+  } else if (dt == "float16") {
+    _Float16 h;
+    std::memcpy(&h, src, 2);
+    e.f = (double)h;
+  } else if (dt == "bfloat16") {
+    uint16_t h;
+    std::memcpy(&h, src, 2);
+    uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    e.f = f;
+  } else {
+    uint64_t raw = 0;
+    std::memcpy(&raw, src, d.bytes);
+    if (d.kind == DTypeDesc::Int && d.bytes < 8) {
+      unsigned sh = 64 - 8 * d.bytes;
+      e.i = (int64_t)(raw << sh) >> sh;
+    } else {
+      e.i = (int64_t)raw;
+    }
+    e.u = raw;
+    if (d.kind == DTypeDesc::Bool)
+      e.i = raw != 0;
+  }
+  return e;
+}
+
+/// ULP distance in the dtype's own precision.
+double ulpOf(double x, llvm::StringRef dt) {
+  int mant = dt == "float64" ? 52 : dt == "float32" ? 23 : dt == "float16" ? 10 : 7;
+  int e;
+  std::frexp(std::fabs(x), &e);
+  return std::ldexp(1.0, e - 1 - mant);
+}
+
+bool floatsMatch(double got, double want, llvm::StringRef dt) {
+  if (std::isnan(got) || std::isnan(want))
+    return std::isnan(got) && std::isnan(want);
+  if (std::isinf(got) || std::isinf(want))
+    return got == want;
+  if (got == want)
+    return true;
+  double diff = std::fabs(got - want);
+  double scale = std::max(std::fabs(got), std::fabs(want));
+  return diff <= 1e-5 * scale || diff <= 2 * ulpOf(scale, dt);
+}
+
+std::string show(const Elem &e, const DTypeDesc &d) {
+  if (e.isFloat) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", e.f);
+    return buf;
+  }
+  return d.kind == DTypeDesc::UInt ? std::to_string(e.u) : std::to_string(e.i);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tinygrad kernel case runner\n");
+
+  auto file = llvm::MemoryBuffer::getFile(casePath);
+  if (!file)
+    die("cannot read file: " + file.getError().message());
+  auto parsed = json::parse(blankJSONComments((*file)->getBuffer()));
+  if (!parsed)
+    die("invalid JSON: " + llvm::toString(parsed.takeError()));
+  const json::Object *rec = parsed->getAsObject();
+  if (!rec)
+    die("a case file is a JSON object");
+  if (rec->get("tensor_graph"))
+    die("tensor programs (schedules.jsonl records) need the scheduler, which is not built yet");
+  if (!rec->get("ast"))
+    die("no `ast` in the case");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  auto t0 = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = importTinygradJSONValue(
+      *parsed, &ctx, "ast", FileLineColLoc::get(&ctx, casePath, 1, 1), (*file)->getBuffer());
+  if (!module)
+    return 1;
+  Value root = getTinygradRoot(*module);
+  if (!root)
+    die("the ast has no root");
+  CPUCompileOptions opts;
+  opts.keepMLIR = emitKind == "mlir";
+  opts.keepLLVMIR = emitKind == "llvm";
+  opts.keepAsm = emitKind == "asm";
+  opts.printIRAfterAll = printAfterAll;
+  FailureOr<CPUKernel> kernel = compileKernelForCPU(root, opts);
+  if (failed(kernel))
+    return 1;
+
+  if (!emitKind.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      die("cannot open " + outPath + ": " + ec.message());
+    if (emitKind == "mlir")
+      os << kernel->mlir;
+    else if (emitKind == "llvm")
+      os << kernel->llvmIR;
+    else if (emitKind == "asm")
+      os << kernel->assembly;
+    else if (emitKind == "obj")
+      os << kernel->object;
+    else
+      die("--emit takes mlir, llvm, asm or obj");
+  }
+
+  // Runtime: device, program, buffers.
+  tgrt_device *dev = nullptr;
+  check(tgrt_device_open("CPU", nullptr, &dev), "device");
+  tgrt_program *prog = nullptr;
+  check(tgrt_program_load(dev, kernel->object.data(), kernel->object.size(),
+                          kernel->signature.name.c_str(), &prog),
+        "loading the kernel object");
+  double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  const json::Array *params = rec->getArray("params");
+  if (!params)
+    die("no `params` in the case");
+  struct Buf {
+    std::string dtype;
+    DTypeDesc desc;
+    int64_t size;
+    tgrt_buffer *buf;
+  };
+  std::map<int64_t, Buf> bufs;
+  for (const json::Value &p : *params) {
+    const json::Object *po = p.getAsObject();
+    auto slot = po ? po->getInteger("slot") : std::nullopt;
+    auto size = po ? po->getInteger("size") : std::nullopt;
+    auto dt = po ? po->getString("dtype") : std::nullopt;
+    if (!slot || !size || !dt || *size < 0)
+      die("a `params` entry needs slot, size and dtype");
+    auto desc = describe(*dt);
+    if (!desc)
+      die("unsupported buffer dtype " + *dt);
+    Buf b{dt->str(), *desc, *size, nullptr};
+    check(tgrt_buffer_alloc(dev, std::max<int64_t>(1, *size) * desc->bytes, &b.buf), "buffer");
+    bufs[*slot] = b;
+  }
+  auto fill = [&](const json::Object *vals, bool required) {
+    if (!vals) {
+      if (required)
+        die("missing buffer values");
+      return;
+    }
+    for (auto &kv : *vals) {
+      int64_t slot = std::stoll(kv.first.str());
+      auto it = bufs.find(slot);
+      if (it == bufs.end())
+        die("values for unknown slot " + kv.first.str());
+      const json::Array *arr = kv.second.getAsArray();
+      if (!arr || (int64_t)arr->size() != it->second.size)
+        die("slot " + kv.first.str() + ": expected " + std::to_string(it->second.size) + " values");
+      std::vector<char> bytes(arr->size() * it->second.desc.bytes);
+      for (size_t i = 0; i < arr->size(); ++i)
+        if (!encode((*arr)[i], it->second.dtype, it->second.desc, &bytes[i * it->second.desc.bytes]))
+          die("slot " + kv.first.str() + ": bad value at " + std::to_string(i));
+      check(tgrt_buffer_copy_in(it->second.buf, 0, bytes.data(), bytes.size()), "copy in");
+    }
+  };
+  fill(rec->getObject("inputs"), false);
+
+  // Arguments in the kernel's order: buffers, then variables.
+  std::vector<tgrt_arg> args;
+  for (int64_t slot : kernel->signature.globals) {
+    auto it = bufs.find(slot);
+    if (it == bufs.end())
+      die("the kernel takes buffer slot " + std::to_string(slot) + ", which the case does not define");
+    args.push_back(tgrt_arg_buffer(it->second.buf));
+  }
+  const json::Object *varVals = rec->getObject("var_vals");
+  for (size_t i = 0; i < kernel->signature.vars.size(); ++i) {
+    const std::string &name = kernel->signature.vars[i];
+    if ((int64_t)(args.size()) == kernel->signature.coreIdArg) {
+      args.push_back(tgrt_arg_int(0));
+      continue;
+    }
+    auto v = varVals ? varVals->getInteger(name) : std::nullopt;
+    if (!v)
+      die("no value for variable '" + name + "' in var_vals");
+    args.push_back(tgrt_arg_int(*v));
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  check(tgrt_program_launch(prog, args.data(), args.size(), kernel->signature.coreIdArg,
+                            kernel->signature.threads),
+        "launch");
+  double runMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+
+  // Compare.
+  const json::Object *outputs = rec->getObject("outputs");
+  if (!outputs)
+    die("no `outputs` in the case");
+  size_t checked = 0, bad = 0;
+  json::Array mismatches;
+  for (auto &kv : *outputs) {
+    int64_t slot = std::stoll(kv.first.str());
+    auto it = bufs.find(slot);
+    if (it == bufs.end())
+      die("outputs for unknown slot " + kv.first.str());
+    Buf &b = it->second;
+    const json::Array *arr = kv.second.getAsArray();
+    if (!arr || (int64_t)arr->size() != b.size)
+      die("slot " + kv.first.str() + ": expected " + std::to_string(b.size) + " output values");
+    std::vector<char> bytes(b.size * b.desc.bytes);
+    check(tgrt_buffer_copy_out(b.buf, 0, bytes.data(), bytes.size()), "copy out");
+    std::vector<char> want(b.desc.bytes);
+    for (size_t i = 0; i < arr->size(); ++i) {
+      if (!encode((*arr)[i], b.dtype, b.desc, want.data()))
+        die("slot " + kv.first.str() + ": bad expected value at " + std::to_string(i));
+      Elem g = decode(&bytes[i * b.desc.bytes], b.dtype, b.desc);
+      Elem w = decode(want.data(), b.dtype, b.desc);
+      bool ok = g.isFloat ? floatsMatch(g.f, w.f, b.dtype) : g.i == w.i;
+      if (i < showValues)
+        llvm::outs() << "  slot " << slot << "[" << i << "]  ours " << show(g, b.desc)
+                     << "  tinygrad " << show(w, b.desc) << (ok ? "" : "  <- differs") << "\n";
+      ++checked;
+      if (!ok) {
+        if (bad < 8)
+          mismatches.push_back(json::Object{{"slot", slot}, {"index", (int64_t)i},
+                                            {"got", show(g, b.desc)}, {"want", show(w, b.desc)}});
+        ++bad;
+      }
+    }
+  }
+  for (auto &kv : bufs)
+    tgrt_buffer_free(kv.second.buf);
+  tgrt_program_free(prog);
+  tgrt_device_close(dev);
+
+  bool match = bad == 0;
+  llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << checked - bad << "/" << checked
+               << " values, compile " << llvm::format("%.2f", compileMs) << " ms (codegen "
+               << llvm::format("%.2f", kernel->codegenMs) << ", llvm "
+               << llvm::format("%.2f", kernel->llvmMs) << "), run " << llvm::format("%.3f", runMs)
+               << " ms\n";
+  if (!match)
+    for (const json::Value &m : mismatches)
+      llvm::outs() << "  mismatch " << m << "\n";
+  if (jsonOut)
+    llvm::outs() << json::Value(json::Object{{"match", match},
+                                             {"values", (int64_t)checked},
+                                             {"mismatched", (int64_t)bad},
+                                             {"compile_ms", compileMs},
+                                             {"codegen_ms", kernel->codegenMs},
+                                             {"llvm_ms", kernel->llvmMs},
+                                             {"run_ms", runMs},
+                                             {"mismatches", std::move(mismatches)}})
+                 << "\n";
+  return match ? 0 : 2;
+}
