@@ -1,0 +1,102 @@
+//===- tinygrad-compile.cpp - kernel AST JSON to an object + ProgramInfo --===//
+//
+//   tinygrad-compile [--graph-path=ast] FILE|-  [-o kernel.o]
+//
+// The compiler as a process for embedders that cannot link it yet (the
+// tinygrad backend's first transport): reads one kernel AST in the corpus
+// JSON graph format, compiles it through the CPU pipeline and prints one
+// JSON object: the function name, the ELF object (hex), and tinygrad's
+// ProgramInfo fields (globals, outs, ins, vars, global_size, core_id's
+// argument index). Errors are diagnostics on stderr and exit 1.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/InitAllDialects.h"
+#include "tinygrad/Target/TinygradJSON.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+namespace json = llvm::json;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel AST JSON>"), cl::init("-"));
+static cl::opt<std::string> graphPath("graph-path", cl::desc("path of the graph inside the JSON (e.g. ast)"),
+                                      cl::init(""));
+static cl::opt<std::string> objPath("o", cl::desc("also write the object to this file"), cl::init(""));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tinygrad kernel compiler (AST JSON -> ELF object)\n");
+  auto t0 = std::chrono::steady_clock::now();
+  auto file = llvm::MemoryBuffer::getFileOrSTDIN(input);
+  if (!file) {
+    llvm::errs() << input << ": error: " << file.getError().message() << "\n";
+    return 1;
+  }
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module =
+      importTinygradJSON((*file)->getBuffer(), &ctx, input == "-" ? std::string("<stdin>") : input.getValue(), graphPath);
+  if (!module)
+    return 1;
+  Value root = getTinygradRoot(*module);
+  if (!root) {
+    llvm::errs() << input << ": error: the graph has no root\n";
+    return 1;
+  }
+  FailureOr<CPUKernel> k = compileKernelForCPU(root);
+  if (failed(k))
+    return 1;
+  if (!objPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      llvm::errs() << objPath << ": error: " << ec.message() << "\n";
+      return 1;
+    }
+    os << k->object;
+  }
+  std::string hex;
+  hex.reserve(k->object.size() * 2);
+  static const char *digits = "0123456789abcdef";
+  for (unsigned char c : k->object) {
+    hex.push_back(digits[c >> 4]);
+    hex.push_back(digits[c & 15]);
+  }
+  const KernelSignature &s = k->signature;
+  auto ints = [](const std::vector<int64_t> &v) {
+    json::Array a;
+    for (int64_t x : v)
+      a.push_back(x);
+    return a;
+  };
+  json::Array vars;
+  for (const std::string &v : s.vars)
+    vars.push_back(v);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  llvm::outs() << json::Value(json::Object{
+                      {"name", s.name},
+                      {"object_hex", hex},
+                      {"globals", ints(s.globals)},
+                      {"outs", ints(s.outs)},
+                      {"ins", ints(s.ins)},
+                      {"vars", std::move(vars)},
+                      {"core_id_arg", s.coreIdArg},
+                      {"global_size", json::Array{s.threads, 1, 1}},
+                      {"codegen_ms", k->codegenMs},
+                      {"llvm_ms", k->llvmMs},
+                      {"compile_ms", ms}})
+               << "\n";
+  return 0;
+}
