@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/KernelToStandard.h"
 
+#include "tinygrad/Codegen/Decompositions.h"
+
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -140,7 +142,6 @@ private:
   Value convertCompute(Value v, DType from, DType to);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);
-  Value log2(Value x);
   /// Address of an INDEX: buffer and element index (null gate when ungated).
   LogicalResult address(UOpRef index, Value &buf, Value &idx, Value &gate, DType &dt);
 };
@@ -453,27 +454,6 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   return result;
 }
 
-/// log2 with IEEE special cases and subnormal inputs handled around the
-/// polynomial approximation (which assumes a normal, positive input).
-Value Emitter::log2(Value x) {
-  Type t = x.getType();
-  if (!t.isF32())
-    return math::Log2Op::create(b, loc, x);
-  auto c = [&](double v) { return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)).getResult(); };
-  auto cmp = [&](arith::CmpFPredicate p, Value a, Value d) {
-    return arith::CmpFOp::create(b, loc, p, a, d).getResult();
-  };
-  Value sub = cmp(arith::CmpFPredicate::OLT, x, c(0x1p-126));
-  Value scaled = arith::SelectOp::create(b, loc, sub, arith::MulFOp::create(b, loc, x, c(0x1p24)), x);
-  Value r = math::Log2Op::create(b, loc, scaled);
-  r = arith::SubFOp::create(b, loc, r, arith::SelectOp::create(b, loc, sub, c(24.0), c(0.0)));
-  double inf = std::numeric_limits<double>::infinity();
-  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, c(inf)), c(inf), r);
-  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, c(0.0)), c(-inf), r);
-  Value bad = cmp(arith::CmpFPredicate::ULT, x, c(0.0)); // negative or NaN
-  return arith::SelectOp::create(b, loc, bad, c(std::nan("")), r);
-}
-
 Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   DType dt = u->dtype;
   K op = u->op;
@@ -550,7 +530,7 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::WHERE: return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
   case K::SQRT: return math::SqrtOp::create(b, loc, v[0]);
   case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
-  case K::LOG2: return log2(v[0]);
+  case K::LOG2: return math::Log2Op::create(b, loc, v[0]);
   case K::SIN: return math::SinOp::create(b, loc, v[0]);
   case K::TRUNC: return f ? math::TruncOp::create(b, loc, v[0]).getResult() : v[0];
   case K::RECIPROCAL:
@@ -819,5 +799,12 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     mlir::emitError(loc, "a kernel is a SINK, got ") << sym::getOpName(kernel->op);
     return failure();
   }
-  return Emitter(module, loc).run(kernel, name);
+  // The ops the CPU target lacks, decomposed as tinygrad does.
+  sym::Context &ctx = kernel->ctx();
+  sym::UOpRef k = sym::graphRewrite(ctx, kernel, decomp::transcendentalPatterns());
+  if (!k) {
+    mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
+    return failure();
+  }
+  return Emitter(module, loc).run(k, name);
 }
