@@ -319,52 +319,31 @@ UOpRef DivMod::compute(UOpRef d) {
 
 } // namespace
 
-std::vector<LegacyRule> divAndModRules() {
+std::vector<pat::Rule> divAndModRules() {
   return {
-      // (x//c+a)//d -> (x+a*c)//(c*d) for d > 0
-      {"(x//c+a)//d -> (x+a*c)//(c*d)", {Op::FLOORDIV},
-       [](Context &ctx, UOpRef n) -> UOpRef {
-         UOpRef s = n->src[0], d = n->src[1];
-         if (d->op != Op::CONST || s->op != Op::ADD || s->src.size() != 2)
-           return nullptr;
+      // ** 1. Fast Inline Rules **
+      {"(x//c+a)//d -> (x+a*c)//(c*d)", fdiv(fdiv(var(n::x), cvar(n::c)) + cvar(n::a), cvar(n::d)),
+       [](Match &m) -> UOpRef {
+         UOpRef c = m[n::c], d = m[n::d];
          if (!(compareScalar(d->vmin(), Scalar::fromInt(0)) > 0))
            return nullptr;
-         for (int perm = 0; perm < 2; ++perm) {
-           UOpRef q = s->src[perm], a = s->src[1 - perm];
-           if (q->op != Op::FLOORDIV || q->src[1]->op != Op::CONST || a->op != Op::CONST)
-             continue;
-           UOpRef x = q->src[0], c = q->src[1];
-           return py::floordiv(ctx, py::add(ctx, x, py::mul(ctx, a, c)), py::mul(ctx, c, d));
-         }
-         return nullptr;
+         return py::floordiv(m.ctx, py::add(m.ctx, m[n::x], py::mul(m.ctx, m[n::a], c)),
+                             py::mul(m.ctx, c, d));
        }},
-      // (x+c)//d -> (x+c%d)//d + c//d ; (x+c)%d -> (x+c%d)%d
-      {"split the multiple of d out of (x+c) // or % d", {Op::FLOORDIV, Op::FLOORMOD},
-       [](Context &ctx, UOpRef n) -> UOpRef {
-         UOpRef s = n->src[0], d = n->src[1];
-         if (d->op != Op::CONST || s->op != Op::ADD || s->src.size() != 2)
+      {"(x+c)//d -> (x+c%d)//d + c//d ; (x+c)%d -> (x+c%d)%d",
+       up({Op::FLOORDIV, Op::FLOORMOD}, {var(n::x, DType::WeakInt) + cvar(n::c), cvar(n::d)}, n::n),
+       [](Match &m) -> UOpRef {
+         auto cv = cint(m[n::c]), dv = cint(m[n::d]);
+         if (!cv || !dv || *dv == 0 || floorMod(*cv, *dv) == *cv)
            return nullptr;
-         for (int perm = 0; perm < 2; ++perm) {
-           UOpRef x = s->src[perm], c = s->src[1 - perm];
-           if (x->dtype != DType::WeakInt || c->op != Op::CONST)
-             continue;
-           auto cv = cint(c), dv = cint(d);
-           if (!cv || !dv || *dv == 0 || floorMod(*cv, *dv) == *cv)
-             continue;
-           UOpRef nx = py::add(ctx, x, floorMod(*cv, *dv));
-           if (n->op == Op::FLOORDIV)
-             return py::add(ctx, py::floordiv(ctx, nx, d), floorDiv(*cv, *dv));
-           return py::mod(ctx, nx, d);
-         }
-         return nullptr;
+         UOpRef nx = py::add(m.ctx, m[n::x], floorMod(*cv, *dv));
+         if (m[n::n]->op == Op::FLOORDIV)
+           return py::add(m.ctx, py::floordiv(m.ctx, nx, m[n::d]), floorDiv(*cv, *dv));
+         return py::mod(m.ctx, nx, m[n::d]);
        }},
-      {"fold_divmod_general", {Op::FLOORDIV, Op::FLOORMOD},
-       [](Context &ctx, UOpRef d) -> UOpRef {
-         if (d->dtype != DType::WeakInt || d->src.size() != 2)
-           return nullptr;
-         DivMod dm(ctx);
-         return dm.general(d);
-       }},
+      // ** 2. Slow Rules **
+      {"fold_divmod_general", op({Op::FLOORDIV, Op::FLOORMOD}, n::d, DType::WeakInt),
+       [](Match &m) { return DivMod(m.ctx).general(m[n::d]); }},
   };
 }
 
