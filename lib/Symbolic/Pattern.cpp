@@ -184,6 +184,10 @@ Pat operator<(int64_t v, Pat a) { return cnum(v) < std::move(a); }
 Pat fdiv(Pat a, int64_t v) { return fdiv(std::move(a), cnum(v)); }
 Pat mod(Pat a, int64_t v) { return mod(std::move(a), cnum(v)); }
 Pat operator-(Pat a) { return std::move(a) * cnum(-1); }
+Pat operator*(int64_t v, Pat a) { return cnum(v) * std::move(a); }
+Pat operator+(int64_t v, Pat a) { return cnum(v) + std::move(a); }
+Pat reciprocal(Pat a) { return alu(Op::RECIPROCAL, {std::move(a)}); }
+Pat operator/(Pat a, Pat b) { return std::move(a) * reciprocal(std::move(b)); }
 
 bool Pat::operator==(const Pat &o) const {
   return ops == o.ops && dtypes.bits == o.dtypes.bits && name == o.name &&

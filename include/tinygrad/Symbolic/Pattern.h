@@ -222,6 +222,11 @@ Pat operator<(Pat a, int64_t v);
 Pat operator<(int64_t v, Pat a);
 Pat fdiv(Pat a, int64_t v);
 Pat mod(Pat a, int64_t v);
+Pat operator*(int64_t v, Pat a);
+Pat operator+(int64_t v, Pat a);
+/// `a / b` on float UPats is `a * b.reciprocal()`, as tinygrad spells it.
+Pat operator/(Pat a, Pat b);
+Pat reciprocal(Pat a);
 /// `-x` on a UPat is `x * -1`.
 Pat operator-(Pat a);
 
