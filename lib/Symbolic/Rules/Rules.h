@@ -21,9 +21,9 @@ using I = __int128;
 using namespace pat;
 namespace n = pat::names;
 
-std::vector<LegacyRule> dataInvalidRules();     ///< pm_data_invalid
-std::vector<LegacyRule> symbolicSimpleRules();  ///< symbolic_simple (phase 1)
-std::vector<LegacyRule> mopCleanupRules();      ///< mop_cleanup
+std::vector<pat::Rule> dataInvalidRules();      ///< pm_data_invalid
+std::vector<pat::Rule> symbolicSimpleRules();   ///< symbolic_simple (phase 1)
+std::vector<pat::Rule> mopCleanupRules();       ///< mop_cleanup
 std::vector<LegacyRule> commutativeRules();     ///< commutative
 std::vector<LegacyRule> symbolicRules();        ///< symbolic (phase 2)
 std::vector<LegacyRule> divAndModRules();       ///< div_and_mod_symbolic
