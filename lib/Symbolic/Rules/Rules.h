@@ -21,12 +21,12 @@ using I = __int128;
 using namespace pat;
 namespace n = pat::names;
 
-std::vector<LegacyRule> dataInvalidRules();     ///< pm_data_invalid
-std::vector<LegacyRule> symbolicSimpleRules();  ///< symbolic_simple (phase 1)
-std::vector<LegacyRule> mopCleanupRules();      ///< mop_cleanup
-std::vector<pat::Rule> commutativeRules();       ///< commutative
-std::vector<pat::Rule> symbolicRules();          ///< symbolic (phase 2)
-std::vector<pat::Rule> divAndModRules();         ///< div_and_mod_symbolic
+std::vector<pat::Rule> dataInvalidRules();      ///< pm_data_invalid
+std::vector<pat::Rule> symbolicSimpleRules();   ///< symbolic_simple (phase 1)
+std::vector<pat::Rule> mopCleanupRules();       ///< mop_cleanup
+std::vector<pat::Rule> commutativeRules();      ///< commutative
+std::vector<pat::Rule> symbolicRules();         ///< symbolic (phase 2)
+std::vector<pat::Rule> divAndModRules();        ///< div_and_mod_symbolic
 std::vector<LegacyRule> simplifyValidRules();   ///< pm_simplify_valid
 std::vector<LegacyRule> symRules();             ///< the extra rules of `sym`
 std::vector<LegacyRule> cleanUpGroupSinkRules();///< pm_clean_up_group_sink

@@ -1,23 +1,15 @@
-//===- SymbolicSimple.cpp - pm_data_invalid, symbolic_simple, mop_cleanup -===//
+//===- SymbolicSimple.cpp - symbolic_simple (tinygrad/uop/symbolic.py) ----===//
 //
-// Phase 1 of tinygrad's symbolic rules (tinygrad/uop/symbolic.py, the
-// PatternMatcher inside `symbolic_simple`), the Invalid propagation rules that
-// run before it (`pm_data_invalid`) and the movement-op cleanups appended to
-// it (`mop_cleanup`, tinygrad/uop/movement.py).
-//
-// Matching follows UPat semantics: a commutative operator pattern tries both
-// operand orders (first order first), a repeated name binds the identical
-// node, `UPat.const(v)` compares with Python equality, and the first binding
-// whose callback returns non-null decides the rule. Construction follows the
-// UOp methods tinygrad's callbacks call (`x*y` promotes its operands like
-// `_broadcasted`, `-x` is `x*-1`, `x.where(a,b)` promotes a and b, ...).
-// Where tinygrad's callback raises, the rule reports to ctx.errors and
-// declines.
+// Phase 1 of tinygrad's symbolic rules, the most generic folding rules: self
+// and zero folding, constant folding, bool algebra, div rules, cast/bitcast
+// chains, pow and simple where folding. Construction follows the UOp methods
+// tinygrad's callbacks call (`x*y` promotes its operands like `_broadcasted`,
+// `-x` is `x*-1`, `x.where(a,b)` promotes a and b, ...). Where tinygrad's
+// callback raises, the rule reports to ctx.errors and declines.
 //
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
 
-#include "tinygrad/Dialect/TG/IR/TG.h"
 #include <cmath>
 #include <string>
 
@@ -82,137 +74,6 @@ std::optional<I> pyInt(const Scalar &s) {
   if (s.isBool())
     return s.b ? 1 : 0;
   return std::nullopt;
-}
-
-//===----------------------------------------------------------------------===//
-// Matching helpers
-//===----------------------------------------------------------------------===//
-
-bool isConst(UOpRef u) { return u->op == Op::CONST; }
-/// UPat.const(v) / cvar(arg=v): CONST whose value == v (Python equality).
-bool constEq(UOpRef u, I v) { return u->op == Op::CONST && pyEqInt(u->val(), v); }
-/// UPat.const(b, dtypes.bool).
-bool boolConst(UOpRef u, bool b) {
-  return u->op == Op::CONST && u->dtype == DType::Bool && pyEqInt(u->val(), b);
-}
-bool isIntOrBoolOrWeak(DType dt) { return isInt(dt) || dt == DType::Bool; }
-/// The two operand orders of a commutative list pattern, in itertools order.
-template <typename Fn>
-UOpRef perms(UOpRef u, Fn fn) {
-  if (u->src.size() != 2)
-    return nullptr;
-  if (UOpRef r = fn(u->src[0], u->src[1]))
-    return r;
-  return fn(u->src[1], u->src[0]);
-}
-bool isUnaryOrCast(Op op) {
-  return isUnary(op) || op == Op::CAST || op == Op::BITCAST;
-}
-
-//===----------------------------------------------------------------------===//
-// pm_data_invalid
-//===----------------------------------------------------------------------===//
-
-// invalid_pat.broadcast(): a STACK of the same Invalid (at least one).
-UOpRef invStack(Context &, UOpRef u) {
-  if (u->src.empty() || !u->src[0]->isInvalid())
-    return nullptr;
-  for (UOpRef s : u->src)
-    if (s != u->src[0])
-      return nullptr;
-  return u->src[0];
-}
-UOpRef invUnary(Context &, UOpRef u) {
-  if (!isUnaryOrCast(u->op) || u->src.size() != 1 || !u->src[0]->isInvalid())
-    return nullptr;
-  return u->src[0];
-}
-UOpRef invUnaryGate(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (!isUnaryOrCast(u->op) || u->src.size() != 1 || !invalidGate(u->src[0], cond, x, i))
-    return nullptr;
-  // op.replace(src=(x,)) keeps op's dtype and arg.
-  UOpRef inner = ctx.get(u->op, u->type, {x}, u->arg);
-  return py::where(ctx, cond, inner, i, "pm_data_invalid");
-}
-UOpRef invBinaryGateL(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (!isBinary(u->op) || u->src.size() != 2 || !invalidGate(u->src[0], cond, x, i))
-    return nullptr;
-  return py::where(ctx, cond, py::alu(ctx, u->op, {x, u->src[1]}), i, "pm_data_invalid");
-}
-UOpRef invBinaryGateR(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (!isBinary(u->op) || u->src.size() != 2 || !invalidGate(u->src[1], cond, x, i))
-    return nullptr;
-  return py::where(ctx, cond, py::alu(ctx, u->op, {u->src[0], x}), i, "pm_data_invalid");
-}
-UOpRef invBinary(Context &, UOpRef u) {
-  if (!isBinary(u->op) || isComparison(u->op))
-    return nullptr;
-  return perms(u, [](UOpRef a, UOpRef) { return a->isInvalid() ? a : nullptr; });
-}
-UOpRef invWhereCond(Context &, UOpRef u) {
-  if (u->op != Op::WHERE || u->src.size() != 3 || !u->src[0]->isInvalid())
-    return nullptr;
-  return u->src[0];
-}
-UOpRef invWhereGateCond(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (u->op != Op::WHERE || u->src.size() != 3 || !invalidGate(u->src[0], cond, x, i))
-    return nullptr;
-  return py::where(ctx, cond, py::where(ctx, x, u->src[1], u->src[2], "pm_data_invalid"),
-                 i, "pm_data_invalid");
-}
-UOpRef invWhereNormalize(Context &ctx, UOpRef u) {
-  if (u->op != Op::WHERE || u->src.size() != 3 || !u->src[1]->isInvalid())
-    return nullptr;
-  UOpRef cond = u->src[0], i = u->src[1], val = u->src[2];
-  if (val->isInvalid())
-    return i;
-  return py::where(ctx, py::logicalNot(ctx, cond, "pm_data_invalid"), val, i, "pm_data_invalid");
-}
-UOpRef invWhereLiftT(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (u->op != Op::WHERE || u->src.size() != 3 || !invalidGate(u->src[1], cond, x, i))
-    return nullptr;
-  UOpRef a = u->src[0], c = u->src[2];
-  if (c->isInvalid())
-    return nullptr;
-  const char *R = "pm_data_invalid";
-  return py::where(ctx, py::binop(ctx, Op::OR, py::logicalNot(ctx, a, R), cond, R),
-                 py::where(ctx, a, x, c, R), i, R);
-}
-UOpRef invWhereLiftF(Context &ctx, UOpRef u) {
-  UOpRef cond, x, i;
-  if (u->op != Op::WHERE || u->src.size() != 3 || !invalidGate(u->src[2], cond, x, i))
-    return nullptr;
-  UOpRef a = u->src[0], b = u->src[1];
-  if (b->isInvalid())
-    return nullptr;
-  const char *R = "pm_data_invalid";
-  return py::where(ctx, py::binop(ctx, Op::OR, a, cond, R), py::where(ctx, a, b, x, R), i, R);
-}
-/// `UPat(INDEX, src=(UPat(), invalid_pat), allow_any_len=True).or_casted()`.
-bool invalidIndexOrCasted(UOpRef u) {
-  auto isInvIndex = [](UOpRef v) {
-    return v->op == Op::INDEX && v->src.size() >= 2 && v->src[1]->isInvalid();
-  };
-  if (isInvIndex(u))
-    return true;
-  return u->op == Op::CAST && u->src.size() == 1 && isInvIndex(u->src[0]);
-}
-UOpRef invStore(Context &ctx, UOpRef u) {
-  if (u->src.size() != 2 || !invalidIndexOrCasted(u->src[0]))
-    return nullptr;
-  return ctx.get(Op::NOOP, ctx.typeFor(DType::Void), {});
-}
-UOpRef invLoad(Context &ctx, UOpRef u) {
-  if (u->src.empty() || !invalidIndexOrCasted(u->src[0]))
-    return nullptr;
-  if (u->src.size() > 1)
-    return u->src[1];
-  return py::constLike(ctx, u, Scalar::fromInt(0), "pm_data_invalid");
 }
 
 //===----------------------------------------------------------------------===//
@@ -308,8 +169,6 @@ UOpRef quotientBase(Context &ctx, UOpRef q0, UOpRef base, I div, bool &bail) {
 }
 
 UOpRef foldAddDivmodRecombine(Context &ctx, UOpRef x) {
-  if (x->op != Op::ADD || x->dtype != DType::WeakInt)
-    return nullptr;
   const char *R = "fold_add_divmod_recombine";
   llvm::SmallVector<UOpRef, 8> terms;
   ctx.splitUOp(x, Op::ADD, terms);
@@ -501,13 +360,6 @@ UOpRef foldBitcast(Context &ctx, UOpRef root, UOpRef c) {
   return py::constLike(ctx, root, *b, R);
 }
 
-/// (x & mask) with mask a CONST, both operand orders.
-template <typename Fn>
-UOpRef andMask(UOpRef u, Fn fn) {
-  if (u->op != Op::AND)
-    return nullptr;
-  return perms(u, [&](UOpRef x, UOpRef m) { return isConst(m) ? fn(x, m) : nullptr; });
-}
 /// `mask | ((1 << k) - 1) == -1`: every bit at or above k is set.
 bool clearsOnlyBelow(I mask, I k) {
   if (mask >= 0)
@@ -516,647 +368,225 @@ bool clearsOnlyBelow(I mask, I k) {
 }
 
 //===----------------------------------------------------------------------===//
-// symbolic_simple rules
+// Patterns tinygrad spells with UOp operators
 //===----------------------------------------------------------------------===//
 
-#define RULE(name) UOpRef name(Context &ctx, UOpRef u)
-#define UNUSED_CTX (void)ctx
+/// `x.logical_not()` on a UPat: `x.cast(dtypes.bool).ne(True)`; the True is
+/// `UPat.cvar(arg=True)` (any dtype, Python equality).
+Pat notP(Pat x) { return x.cast(DType::Bool).ne(cscalar(Scalar::fromBool(true))); }
+/// `a / b` on UPats: `a.alu(Ops.MUL, b.reciprocal())`.
+Pat divP(Pat a, Pat b) { return std::move(a) * b.alu(Op::RECIPROCAL, {}); }
+/// dtypes.ints+(dtypes.bool, dtypes.weakint).
+DTypeSet intsBoolWeak() { return intDTypes() | DTypeSet{DType::Bool, DType::WeakInt}; }
+/// `UPat((Ops.CONST, Ops.STACK))`.
+Pat constFoldingPat() { return op({Op::CONST, Op::STACK}); }
+/// GroupOp.Binary-{Ops.THREEFRY}.
+OpSet binaryNoThreefry() {
+  OpSet s;
+  for (Op o : binaryOps().ops())
+    if (o != Op::THREEFRY)
+      s.insert(o);
+  return s;
+}
 
-// ** self folding **
-RULE(selfAddZero) { // x+0 / x^0 / x|0 -> x
-  UNUSED_CTX;
-  return perms(u, [](UOpRef x, UOpRef c) { return constEq(c, 0) ? x : nullptr; });
-}
-RULE(selfShiftZero) { // x<<0 / x>>0 -> x
-  UNUSED_CTX;
-  return u->src.size() == 2 && constEq(u->src[1], 0) ? u->src[0] : nullptr;
-}
-RULE(selfMulOne) {
-  UNUSED_CTX;
-  return perms(u, [](UOpRef x, UOpRef c) { return constEq(c, 1) ? x : nullptr; });
-}
-RULE(selfDivSelf) {
-  if (u->src.size() != 2 || u->src[0] != u->src[1])
-    return nullptr;
-  return py::constLike(ctx, u->src[0], Scalar::fromInt(1), "x//x");
-}
-RULE(selfDivOne) {
-  UNUSED_CTX;
-  return u->src.size() == 2 && constEq(u->src[1], 1) ? u->src[0] : nullptr;
-}
-RULE(selfDivNegOne) {
-  if (u->src.size() != 2 || !constEq(u->src[1], -1))
-    return nullptr;
-  return py::neg(ctx, u->src[0], "x//-1");
-}
-RULE(xorXorY) { // (x^y)^y -> x
-  UNUSED_CTX;
-  return perms(u, [](UOpRef in, UOpRef y) -> UOpRef {
-    if (in->op != Op::XOR || in->src.size() != 2)
-      return nullptr;
-    if (in->src[1] == y)
-      return in->src[0];
-    if (in->src[0] == y)
-      return in->src[1];
-    return nullptr;
-  });
-}
-RULE(modModY) { // (x%y)%y -> x%y
-  UNUSED_CTX;
-  if (u->src.size() != 2)
-    return nullptr;
-  UOpRef base = u->src[0];
-  if (base->op != Op::FLOORMOD || base->src.size() != 2 || base->src[1] != u->src[1])
-    return nullptr;
-  return base;
-}
-RULE(divmodRecombine) { return foldAddDivmodRecombine(ctx, u); }
-RULE(boolAndConst) {
-  UNUSED_CTX;
-  return perms(u, [](UOpRef x, UOpRef c) -> UOpRef {
-    if (x->dtype != DType::Bool || !isConst(c))
-      return nullptr;
-    return truthy(c->val()) ? x : c;
-  });
-}
-RULE(boolOrConst) {
-  UNUSED_CTX;
-  return perms(u, [](UOpRef x, UOpRef c) -> UOpRef {
-    if (x->dtype != DType::Bool || !isConst(c))
-      return nullptr;
-    return truthy(c->val()) ? c : x;
-  });
-}
-RULE(boolNeFalse) {
-  UNUSED_CTX;
-  return perms(u, [](UOpRef x, UOpRef c) -> UOpRef {
-    return x->dtype == DType::Bool && boolConst(c, false) ? x : nullptr;
-  });
-}
-RULE(idempotent) {
-  UNUSED_CTX;
-  return u->src.size() == 2 && u->src[0] == u->src[1] ? u->src[0] : nullptr;
-}
-RULE(notNot) { // x.logical_not().logical_not() -> x (x bool)
-  UNUSED_CTX;
-  return perms(u, [](UOpRef inner, UOpRef t) -> UOpRef {
-    if (inner->op != Op::CMPNE || !constEq(t, 1))
-      return nullptr;
-    return perms(inner, [](UOpRef x, UOpRef t2) -> UOpRef {
-      return x->dtype == DType::Bool && constEq(t2, 1) ? x : nullptr;
-    });
-  });
-}
-RULE(whereTrueFalse) {
-  UNUSED_CTX;
-  if (u->dtype != DType::Bool || u->src.size() != 3 || u->src[0]->dtype != DType::Bool)
-    return nullptr;
-  return boolConst(u->src[1], true) && boolConst(u->src[2], false) ? u->src[0] : nullptr;
-}
-RULE(whereFalseTrue) {
-  if (u->dtype != DType::Bool || u->src.size() != 3 || u->src[0]->dtype != DType::Bool)
-    return nullptr;
-  if (!boolConst(u->src[1], false) || !boolConst(u->src[2], true))
-    return nullptr;
-  return py::logicalNot(ctx, u->src[0], "where(F,T)");
-}
-RULE(castBoolNeConst) {
-  return perms(u, [&](UOpRef cst, UOpRef c) -> UOpRef {
-    if (cst->op != Op::CAST || cst->src.size() != 1 || !isInt(cst->dtype) ||
-        cst->src[0]->dtype != DType::Bool || !isConst(c))
-      return nullptr;
-    UOpRef x = cst->src[0];
-    if (pyEqInt(c->val(), 0))
-      return x;
-    if (pyEqInt(c->val(), 1))
-      return py::logicalNot(ctx, x, "CAST(bool)!=c");
-    return py::constLike(ctx, x, Scalar::fromBool(true), "CAST(bool)!=c");
-  });
-}
-RULE(truncInt) {
-  UNUSED_CTX;
-  if (u->src.size() != 1 || !isIntOrBoolOrWeak(u->dtype) || !isIntOrBoolOrWeak(u->src[0]->dtype))
-    return nullptr;
-  return u->src[0];
-}
-// ** zero folding **
-RULE(ltSelf) {
-  if (u->src.size() != 2 || u->src[0] != u->src[1])
-    return nullptr;
-  return ctx.constBool(false);
-}
-RULE(modSelf) {
-  if (u->src.size() != 2 || u->src[0] != u->src[1])
-    return nullptr;
-  return py::constLike(ctx, u->src[0], Scalar::fromInt(0), "x%x");
-}
-RULE(xorSelf) {
-  if (u->src.size() != 2 || u->src[0] != u->src[1])
-    return nullptr;
-  return py::constLike(ctx, u->src[0], Scalar::fromInt(0), "x^x");
-}
-RULE(andZero) {
-  return perms(u, [&](UOpRef x, UOpRef c) -> UOpRef {
-    return constEq(c, 0) ? py::constLike(ctx, x, Scalar::fromInt(0), "x&0") : nullptr;
-  });
-}
-RULE(maskedShr) { // (x&mask)>>k -> x>>k
-  const char *R = "(x&mask)>>k";
-  if (u->src.size() != 2 || !isConst(u->src[1]))
-    return nullptr;
-  UOpRef k = u->src[1];
-  bool raised = false;
-  UOpRef r = andMask(u->src[0], [&](UOpRef x, UOpRef mask) -> UOpRef {
-    auto m = pyInt(mask->val());
-    auto kv = pyInt(k->val());
-    if (!kv || (kv && *kv < 0) || !m) {
-      raised = true;
-      return py::fail(ctx, R, "unsupported operand for << or |");
-    }
-    if (!clearsOnlyBelow(*m, *kv))
-      return nullptr;
-    return py::binopC(ctx, Op::SHR, x, k->val(), R);
-  });
-  return raised ? nullptr : r;
-}
-RULE(maskedDiv) { // (x&mask)//c -> x//c
-  const char *R = "(x&mask)//c";
-  if (u->src.size() != 2 || !isConst(u->src[1]))
-    return nullptr;
-  UOpRef c = u->src[1];
-  bool raised = false;
-  UOpRef r = andMask(u->src[0], [&](UOpRef x, UOpRef mask) -> UOpRef {
-    auto sign = pySign(c->val());
-    if (!sign) {
-      raised = true;
-      return py::fail(ctx, R, "comparison with Invalid");
-    }
-    if (*sign <= 0)
-      return nullptr;
-    auto cv = pyInt(c->val());
-    if (!cv) {
-      raised = true;
-      return py::fail(ctx, R, "unsupported operand for &");
-    }
-    if ((*cv & (*cv - 1)) != 0)
-      return nullptr;
-    auto m = pyInt(mask->val());
-    if (!m) {
-      raised = true;
-      return py::fail(ctx, R, "unsupported operand for |");
-    }
-    // c is a power of two 2**k: mask | (c-1) == -1 iff -c <= mask < 0
-    if (!(*m < 0 && *m >= -*cv))
-      return nullptr;
-    return py::binopC(ctx, Op::FLOORDIV, x, c->val(), R);
-  });
-  return raised ? nullptr : r;
-}
-RULE(neSelfInt) {
-  if (u->src.size() != 2 || u->src[0] != u->src[1] || !isIntOrBoolOrWeak(u->src[0]->dtype))
-    return nullptr;
-  return ctx.constBool(false);
-}
-// ** constant folding **
-RULE(castConst) {
-  // dtypes.all = floats + ints + (bool,): no weak, void or wide uint targets
-  bool concrete = u->dtype == DType::Bool || (isInt(u->dtype) && !isWeak(u->dtype)) ||
-                  (isFloat(u->dtype) && !isWeak(u->dtype));
-  if (u->src.size() != 1 || !isConst(u->src[0]) || !concrete)
-    return nullptr;
-  return py::constLike(ctx, u, u->src[0]->val(), "CAST(CONST)");
-}
-bool isConstFolding(UOpRef s) { return s->op == Op::CONST || s->op == Op::STACK; }
-RULE(foldUnary) {
-  if (u->src.size() != 1 || !isConstFolding(u->src[0]))
-    return nullptr;
-  return foldConstALU(ctx, u);
-}
-RULE(foldBinary) {
-  if (u->op == Op::THREEFRY || u->src.size() != 2 || !isConstFolding(u->src[0]) ||
-      !isConstFolding(u->src[1]))
-    return nullptr;
-  return foldConstALU(ctx, u);
-}
-RULE(foldTernary) {
-  if (u->src.size() != 3 || !llvm::all_of(u->src, isConstFolding))
-    return nullptr;
-  return foldConstALU(ctx, u);
-}
-// bool MUL is AND, ADD/MAX is OR
-RULE(boolMul) {
-  if (u->dtype != DType::Bool || u->src.size() != 2 || u->src[0]->dtype != DType::Bool ||
-      u->src[1]->dtype != DType::Bool)
-    return nullptr;
-  return py::binop(ctx, Op::AND, u->src[0], u->src[1], "bool*");
-}
-RULE(boolAddMax) {
-  if (u->dtype != DType::Bool || u->src.size() != 2 || u->src[0]->dtype != DType::Bool ||
-      u->src[1]->dtype != DType::Bool)
-    return nullptr;
-  return py::binop(ctx, Op::OR, u->src[0], u->src[1], "bool+");
-}
-// *** div rules *** (`a / b` is MUL(a, RECIPROCAL(b)))
-bool isRecipOf(UOpRef r, UOpRef &of) {
-  if (r->op != Op::RECIPROCAL || r->src.size() != 1)
-    return false;
-  of = r->src[0];
-  return true;
-}
-RULE(zeroDivZero) { // 0/0 -> nan
-  return perms(u, [&](UOpRef x, UOpRef r) -> UOpRef {
-    UOpRef d;
-    if (!constEq(x, 0) || !isRecipOf(r, d) || !constEq(d, 0))
-      return nullptr;
-    return py::constLike(ctx, x, Scalar::fromFloat(NAN), "0/0");
-  });
-}
-RULE(mulZeroDivZero) { // (x*0)/0 -> nan
-  return perms(u, [&](UOpRef m, UOpRef r) -> UOpRef {
-    UOpRef d;
-    if (m->op != Op::MUL || !isRecipOf(r, d) || !constEq(d, 0))
-      return nullptr;
-    return perms(m, [&](UOpRef x, UOpRef z) -> UOpRef {
-      return constEq(z, 0) ? py::constLike(ctx, x, Scalar::fromFloat(NAN), "(x*0)/0") : nullptr;
-    });
-  });
-}
-RULE(divSelf) { // x/x -> 1
-  return perms(u, [&](UOpRef x, UOpRef r) -> UOpRef {
-    UOpRef d;
-    if (!isRecipOf(r, d) || d != x)
-      return nullptr;
-    return py::constLike(ctx, x, Scalar::fromInt(1), "x/x");
-  });
-}
-RULE(mulDivCancel) { // (x*x2)/x2 -> x
-  UNUSED_CTX;
-  return perms(u, [&](UOpRef m, UOpRef r) -> UOpRef {
-    UOpRef d;
-    if (m->op != Op::MUL || !isRecipOf(r, d))
-      return nullptr;
-    return perms(m, [&](UOpRef x, UOpRef x2) -> UOpRef { return x2 == d ? x : nullptr; });
-  });
-}
-RULE(mulZero) { // x*0 -> 0 (nan for a nan/inf const x)
-  return perms(u, [&](UOpRef x, UOpRef c) -> UOpRef {
-    if (!constEq(c, 0))
-      return nullptr;
-    bool nanOut = x->op == Op::CONST && x->val().isFloat() &&
-                  (std::isnan(x->val().f) || std::isinf(x->val().f));
-    return py::constLike(ctx, x, nanOut ? Scalar::fromFloat(NAN) : Scalar::fromInt(0), "x*0");
-  });
-}
-// *** cast/bitcast ***
-RULE(castNoop) {
-  UNUSED_CTX;
-  return u->src.size() == 1 && u->dtype == u->src[0]->dtype ? u->src[0] : nullptr;
-}
-RULE(bitcastConst) {
-  if (u->src.size() != 1 || !isConst(u->src[0]))
-    return nullptr;
-  return foldBitcast(ctx, u, u->src[0]);
-}
-RULE(castCast) { // x.cast(a).cast(b) -> x if lossless
-  UNUSED_CTX;
-  if (u->src.size() != 1)
-    return nullptr;
-  UOpRef a = u->src[0];
-  if (a->op != Op::CAST || a->src.size() != 1)
-    return nullptr;
-  UOpRef x = a->src[0];
-  return x->dtype == u->dtype && canLosslessCast(u->dtype, a->dtype) ? x : nullptr;
-}
-RULE(bitcastBitcast) {
-  if (u->src.size() != 1 || u->src[0]->op != Op::BITCAST || u->src[0]->src.size() != 1)
-    return nullptr;
-  UOpRef x = u->src[0]->src[0];
-  if (isWeak(x->dtype) || isWeak(u->dtype))
-    return py::fail(ctx, "bitcast twice", "bitcast requires concrete dtypes");
-  if (x->dtype == u->dtype)
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+UOpRef castBoolNeConst(Match &m) { // CAST(bool -> int) != c
+  const char *R = "CAST(bool)!=c";
+  UOpRef x = m[n::x];
+  const Scalar &c = m[n::c]->val();
+  if (pyEqInt(c, 0))
     return x;
-  return ctx.get(Op::BITCAST, u->type, {x}, u->arg);
+  if (pyEqInt(c, 1))
+    return py::logicalNot(m.ctx, x, R);
+  return py::constLike(m.ctx, x, Scalar::fromBool(true), R);
 }
-RULE(castToBool) { // x.cast(bool) -> x != 0
-  if (u->dtype != DType::Bool || u->src.size() != 1)
+UOpRef maskedShr(Match &m) { // x >> k.val if mask.val | ((1 << k.val) - 1) == -1
+  const char *R = "(x&mask)>>k";
+  auto mask = pyInt(m[n::mask]->val()), k = pyInt(m[n::k]->val());
+  if (!k || *k < 0 || !mask)
+    return py::fail(m.ctx, R, "unsupported operand for << or |");
+  if (!clearsOnlyBelow(*mask, *k))
     return nullptr;
-  return py::binopI(ctx, Op::CMPNE, u->src[0], 0, "cast(bool)");
+  return py::binopC(m.ctx, Op::SHR, m[n::x], m[n::k]->val(), R);
 }
-// ** pow **
-RULE(powConst) {
-  if (u->src.size() != 2 || !isConst(u->src[1]))
+UOpRef maskedDiv(Match &m) { // x // c.val if c.val > 0 and c.val & (c.val-1) == 0 and mask.val | (c.val-1) == -1
+  const char *R = "(x&mask)//c";
+  const Scalar &c = m[n::c]->val();
+  auto sign = pySign(c);
+  if (!sign)
+    return py::fail(m.ctx, R, "comparison with Invalid");
+  if (*sign <= 0)
     return nullptr;
-  return simplifyPow(ctx, u->src[0], u->src[1]->val());
+  auto cv = pyInt(c);
+  if (!cv)
+    return py::fail(m.ctx, R, "unsupported operand for &");
+  if ((*cv & (*cv - 1)) != 0)
+    return nullptr;
+  auto mask = pyInt(m[n::mask]->val());
+  if (!mask)
+    return py::fail(m.ctx, R, "unsupported operand for |");
+  // c is a power of two 2**k: mask | (c-1) == -1 iff -c <= mask < 0
+  if (!(*mask < 0 && *mask >= -*cv))
+    return nullptr;
+  return py::binopC(m.ctx, Op::FLOORDIV, m[n::x], c, R);
 }
-RULE(constPow) { // c ** x
+UOpRef mulZero(Match &m) { // nan for a nan/inf const x, else 0
+  UOpRef x = m[n::x];
+  bool nanOut = x->op == Op::CONST && x->val().isFloat() &&
+                (std::isnan(x->val().f) || std::isinf(x->val().f));
+  return py::constLike(m.ctx, x, nanOut ? Scalar::fromFloat(NAN) : Scalar::fromInt(0), "x*0");
+}
+UOpRef bitcastTwice(Match &m) { // x.bitcast(b.dtype)
+  UOpRef x = m[n::x], b = m[n::b];
+  if (isWeak(x->dtype) || isWeak(b->dtype))
+    return py::fail(m.ctx, "bitcast twice", "bitcast requires concrete dtypes");
+  if (x->dtype == b->dtype)
+    return x;
+  return m.ctx.get(Op::BITCAST, b->type, {x}, b->arg);
+}
+UOpRef constPow(Match &m) { // c if c.val == 1 else (x*math.log2(c.val)).exp2() if c.val > 0 else None
   const char *R = "c**x";
-  if (u->src.size() != 2 || !isConst(u->src[0]))
-    return nullptr;
-  UOpRef c = u->src[0], x = u->src[1];
+  UOpRef c = m[n::c];
   const Scalar &v = c->val();
   if (pyEqInt(v, 1))
     return c;
   auto sign = pySign(v);
   if (!sign)
-    return py::fail(ctx, R, "comparison with Invalid");
+    return py::fail(m.ctx, R, "comparison with Invalid");
   if (*sign <= 0)
     return nullptr;
   double l = v.isFloat() ? std::log2(v.f) : std::log2(static_cast<double>(*pyInt(v)));
-  return py::alu(ctx, Op::EXP2, {py::binopC(ctx, Op::MUL, x, Scalar::fromFloat(l), R)});
+  return py::alu(m.ctx, Op::EXP2, {py::binopC(m.ctx, Op::MUL, m[n::x], Scalar::fromFloat(l), R)});
 }
-// unpack a uint64 packed from two uint32 (threefry)
-bool isU64CastOfU32(UOpRef c, UOpRef &y) {
-  if (c->op != Op::CAST || c->dtype != DType::UInt64 || c->src.size() != 1 ||
-      c->src[0]->dtype != DType::UInt32)
-    return false;
-  y = c->src[0];
-  return true;
-}
-RULE(threefryLow) { // ((_<<32) | y.cast(u64)).cast(u32) -> y
-  UNUSED_CTX;
-  if (u->dtype != DType::UInt32 || u->src.size() != 1)
-    return nullptr;
-  UOpRef o = u->src[0];
-  if (o->op != Op::OR || o->dtype != DType::UInt64)
-    return nullptr;
-  return perms(o, [](UOpRef shl, UOpRef cy) -> UOpRef {
-    UOpRef y;
-    if (shl->op != Op::SHL || shl->src.size() != 2 || shl->src[0]->dtype != DType::UInt64 ||
-        !constEq(shl->src[1], 32) || !isU64CastOfU32(cy, y))
-      return nullptr;
-    return y;
-  });
-}
-RULE(threefryHigh) { // ((x.cast(u64)<<32) | _.cast(u64)) >> 32 -> x.cast(u64)
-  if (u->src.size() != 2 || !constEq(u->src[1], 32))
-    return nullptr;
-  UOpRef o = u->src[0];
-  if (o->op != Op::OR || o->dtype != DType::UInt64)
-    return nullptr;
-  return perms(o, [&](UOpRef shl, UOpRef cl) -> UOpRef {
-    UOpRef x, lo;
-    if (shl->op != Op::SHL || shl->src.size() != 2 || !constEq(shl->src[1], 32) ||
-        !isU64CastOfU32(shl->src[0], x) || !isU64CastOfU32(cl, lo))
-      return nullptr;
-    return py::cast(ctx, x, DType::UInt64);
-  });
-}
-// ** simple where folding **
-RULE(whereSame) {
-  UNUSED_CTX;
-  return u->src.size() == 3 && u->src[1] == u->src[2] ? u->src[1] : nullptr;
-}
-RULE(whereConstGate) { // fold_const_where
-  if (u->src.size() != 3 || !isConst(u->src[0]))
-    return nullptr;
-  UOpRef ret = truthy(u->src[0]->val()) ? u->src[1] : u->src[2];
-  if (ret->op == Op::CONST && isWeak(ret->dtype) && !isWeak(u->dtype))
-    return py::commitWeak(ctx, ret, u->dtype, "fold_const_where");
+UOpRef foldConstWhere(Match &m) { // fold_const_where(gate, c0, c1, w)
+  UOpRef ret = truthy(m[n::gate]->val()) ? m[n::c0] : m[n::c1];
+  // folding a strong dtype WHERE to a weak const branch keeps the strong dtype
+  if (ret->op == Op::CONST && isWeak(ret->dtype) && !isWeak(m[n::w]->dtype))
+    return py::commitWeak(m.ctx, ret, m[n::w]->dtype, "fold_const_where");
   return ret;
-}
-RULE(whereNestAnd) { // a.where(b.where(c, d), d) -> (a & b).where(c, d)
-  const char *R = "where-nest-and";
-  if (u->src.size() != 3)
-    return nullptr;
-  UOpRef a = u->src[0], in = u->src[1], d = u->src[2];
-  if (in->op != Op::WHERE || in->src.size() != 3 || in->src[2] != d)
-    return nullptr;
-  return py::where(ctx, py::binop(ctx, Op::AND, a, in->src[0], R), in->src[1], d, R);
-}
-RULE(whereNestOr) { // a.where(c, b.where(c, d)) -> (a | b).where(c, d)
-  const char *R = "where-nest-or";
-  if (u->src.size() != 3)
-    return nullptr;
-  UOpRef a = u->src[0], c = u->src[1], in = u->src[2];
-  if (in->op != Op::WHERE || in->src.size() != 3 || in->src[1] != c)
-    return nullptr;
-  return py::where(ctx, py::binop(ctx, Op::OR, a, in->src[0], R), c, in->src[2], R);
-}
-
-//===----------------------------------------------------------------------===//
-// mop_cleanup
-//===----------------------------------------------------------------------===//
-
-/// The static shape of a value type; nullopt for void or symbolic dims.
-std::optional<llvm::SmallVector<int64_t>> staticShape(UOpRef u) {
-  tg::ValueInfo info = tg::getValueInfo(u->type);
-  if (info.isVoid || u->dtype == DType::Void)
-    return std::nullopt;
-  for (int64_t d : info.shape)
-    if (d == tg::kDynamic)
-      return std::nullopt;
-  return info.shape;
-}
-std::optional<llvm::ArrayRef<int64_t>> permOf(UOpRef u) {
-  if (!u->arg.attrs)
-    return std::nullopt;
-  auto p = dyn_cast_or_null<DenseI64ArrayAttr>(u->arg.attrs.get("perm"));
-  if (!p)
-    return std::nullopt;
-  return p.asArrayRef();
-}
-
-RULE(mergeReshape) {
-  if (u->src.size() != 2 || u->src[0]->op != Op::RESHAPE || u->src[0]->src.size() != 2)
-    return nullptr;
-  return ctx.get(Op::RESHAPE, u->type, {u->src[0]->src[0], u->src[1]}, u->arg);
-}
-RULE(noopReshape) {
-  UNUSED_CTX;
-  if (u->src.size() != 2)
-    return nullptr;
-  UOpRef x2 = u->src[0];
-  auto a = staticShape(x2), b = staticShape(u);
-  return a && b && *a == *b ? x2 : nullptr;
-}
-RULE(mergePermute) {
-  if (u->src.size() != 1 || u->src[0]->op != Op::PERMUTE)
-    return nullptr;
-  UOpRef x2 = u->src[0];
-  auto outer = permOf(u), inner = permOf(x2);
-  if (!outer || !inner)
-    return nullptr;
-  llvm::SmallVector<int64_t> merged;
-  for (int64_t i : *outer) {
-    int64_t n = inner->size();
-    if (i < -n || i >= n)
-      return py::fail(ctx, "merge PERMUTEs", "tuple index out of range");
-    merged.push_back((*inner)[i < 0 ? i + n : i]);
-  }
-  NamedAttrList attrs(x2->arg.attrs);
-  attrs.set("perm", DenseI64ArrayAttr::get(ctx.getMLIRContext(), merged));
-  return ctx.get(Op::PERMUTE, u->type, x2->src,
-                 Arg{x2->arg.value, attrs.getDictionary(ctx.getMLIRContext())});
-}
-RULE(noopPermute) {
-  UNUSED_CTX;
-  auto p = permOf(u);
-  if (!p || u->src.empty())
-    return nullptr;
-  for (size_t i = 0; i < p->size(); ++i)
-    if ((*p)[i] != static_cast<int64_t>(i))
-      return nullptr;
-  return u->src[0];
-}
-RULE(stackOfIndexConst) {
-  UNUSED_CTX;
-  if (u->src.empty())
-    return nullptr;
-  UOpRef src = nullptr;
-  for (UOpRef s : u->src) {
-    if (s->op != Op::INDEX || s->src.size() != 2 || s->src[1]->op != Op::CONST)
-      return nullptr;
-    if (src && s->src[0] != src)
-      return nullptr;
-    src = s->src[0];
-  }
-  auto a = staticShape(u), b = staticShape(src);
-  if (!a || !b || *a != *b)
-    return nullptr;
-  for (size_t i = 0; i < u->src.size(); ++i)
-    if (!pyEqInt(u->src[i]->src[1]->val(), static_cast<I>(i)))
-      return nullptr;
-  return src;
-}
-RULE(indexIntoStack) {
-  if (u->src.size() < 2 || u->src[0]->op != Op::STACK || !isConst(u->src[1]))
-    return nullptr;
-  // TODO: with extra indices tinygrad re-indexes a.src[i] (needs INDEX type
-  // inference); only the plain form is ported.
-  if (u->src.size() > 2)
-    return nullptr;
-  UOpRef a = u->src[0];
-  auto iv = pyInt(u->src[1]->val());
-  if (!iv)
-    return py::fail(ctx, "INDEX(STACK, c)", "list indices must be integers");
-  I n = a->src.size(), i = *iv < 0 ? *iv + n : *iv;
-  if (i < 0 || i >= n)
-    return py::fail(ctx, "INDEX(STACK, c)", "list index out of range");
-  return a->src[static_cast<size_t>(i)];
-}
-
-#undef RULE
-#undef UNUSED_CTX
-
-std::vector<Op> unaryOps() {
-  return {Op::EXP2, Op::LOG2, Op::SIN, Op::SQRT, Op::RECIPROCAL, Op::NEG, Op::TRUNC};
-}
-std::vector<Op> unaryCastOps() {
-  auto v = unaryOps();
-  v.push_back(Op::CAST);
-  v.push_back(Op::BITCAST);
-  return v;
-}
-std::vector<Op> binaryOps() {
-  return {Op::ADD, Op::MUL, Op::SHL, Op::SHR, Op::CDIV, Op::MAX, Op::CMOD,
-          Op::CMPLT, Op::CMPNE, Op::CMPEQ, Op::XOR, Op::OR, Op::AND,
-          Op::THREEFRY, Op::SUB, Op::FDIV, Op::POW, Op::FLOORDIV, Op::FLOORMOD};
-}
-std::vector<Op> binaryNoCmp() {
-  std::vector<Op> v;
-  for (Op o : binaryOps())
-    if (!isComparison(o))
-      v.push_back(o);
-  return v;
-}
-std::vector<Op> binaryNoThreefry() {
-  std::vector<Op> v;
-  for (Op o : binaryOps())
-    if (o != Op::THREEFRY)
-      v.push_back(o);
-  return v;
 }
 
 } // namespace
 
-std::vector<LegacyRule> dataInvalidRules() {
-  return {
-      {"invalid.broadcast() -> Invalid", {Op::STACK}, invStack},
-      {"unary(Invalid) -> Invalid", unaryCastOps(), invUnary},
-      {"unary(gate) -> gate(unary)", unaryCastOps(), invUnaryGate},
-      {"binary(gate, y) -> gate(binary)", binaryOps(), invBinaryGateL},
-      {"binary(y, gate) -> gate(binary)", binaryOps(), invBinaryGateR},
-      {"binary(Invalid, _) -> Invalid", binaryNoCmp(), invBinary},
-      {"Invalid.where(_, _) -> Invalid", {Op::WHERE}, invWhereCond},
-      {"gate.where(a, b) -> lift gate", {Op::WHERE}, invWhereGateCond},
-      {"c.where(Invalid, v) -> (!c).where(v, Invalid)", {Op::WHERE}, invWhereNormalize},
-      {"a.where(gate, c) -> lift gate", {Op::WHERE}, invWhereLiftT},
-      {"a.where(b, gate) -> lift gate", {Op::WHERE}, invWhereLiftF},
-      {"STORE(INDEX(_, Invalid)) -> NOOP", {Op::STORE}, invStore},
-      {"LOAD(INDEX(_, Invalid)) -> alt", {Op::LOAD}, invLoad},
-  };
-}
-
-std::vector<LegacyRule> symbolicSimpleRules() {
+std::vector<pat::Rule> symbolicSimpleRules() {
+  Pat xBool = var(n::x, DType::Bool);
   return {
       // ** self folding **
-      {"x+0 / x^0 / x|0 -> x", {Op::ADD, Op::XOR, Op::OR}, selfAddZero},
-      {"x<<0 / x>>0 -> x", {Op::SHL, Op::SHR}, selfShiftZero},
-      {"x*1 -> x", {Op::MUL}, selfMulOne},
-      {"x//x -> 1", {Op::FLOORDIV}, selfDivSelf},
-      {"x//1 -> x", {Op::FLOORDIV}, selfDivOne},
-      {"x//-1 -> -x", {Op::FLOORDIV}, selfDivNegOne},
-      {"(x^y)^y -> x", {Op::XOR}, xorXorY},
-      {"(x%y)%y -> x%y", {Op::FLOORMOD}, modModY},
-      {"fold_add_divmod_recombine", {Op::ADD}, divmodRecombine},
-      {"bool x&c", {Op::AND}, boolAndConst},
-      {"bool x|c", {Op::OR}, boolOrConst},
-      {"x!=False -> x", {Op::CMPNE}, boolNeFalse},
-      {"idempotent op(x,x) -> x", {Op::OR, Op::AND, Op::MAX}, idempotent},
-      {"!!x -> x", {Op::CMPNE}, notNot},
-      {"x.where(True,False) -> x", {Op::WHERE}, whereTrueFalse},
-      {"x.where(False,True) -> !x", {Op::WHERE}, whereFalseTrue},
-      {"CAST(bool)!=c", {Op::CMPNE}, castBoolNeConst},
-      {"trunc(int x) -> x", {Op::TRUNC}, truncInt},
+      {"x+0 / x^0 / x|0 -> x", upList({Op::ADD, Op::XOR, Op::OR}, {var(n::x), cnum(0)}), to(n::x)},
+      {"x<<0 / x>>0 -> x", up({Op::SHL, Op::SHR}, {var(n::x), cnum(0)}), to(n::x)},
+      {"x*1 -> x", var(n::x) * 1, to(n::x)},
+      {"x//x -> 1", fdiv(var(n::x), var(n::x)),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(1), "x//x"); }},
+      {"x//1 -> x", fdiv(var(n::x), 1), to(n::x)},
+      {"x//-1 -> -x", fdiv(var(n::x), -1), [](Match &m) { return py::neg(m.ctx, m[n::x], "x//-1"); }},
+      {"(x^y)^y -> x", (var(n::x) ^ var(n::y)) ^ var(n::y), to(n::x)},
+      {"(x%y)%y -> x%y", mod(mod(var(), var(n::y)).named(n::base), var(n::y)), to(n::base)},
+      // variations of (x%c)+(x//c)*c = x
+      {"fold_add_divmod_recombine", op(Op::ADD, n::x, DType::WeakInt),
+       [](Match &m) { return foldAddDivmodRecombine(m.ctx, m[n::x]); }},
+      {"bool x&c", xBool & cvar(n::c),
+       [](Match &m) { return truthy(m[n::c]->val()) ? m[n::x] : m[n::c]; }},
+      {"bool x|c", xBool | cvar(n::c),
+       [](Match &m) { return truthy(m[n::c]->val()) ? m[n::c] : m[n::x]; }},
+      {"x!=False -> x", xBool.ne(cbool(false)), to(n::x)},
+      {"idempotent op(x,x) -> x", up(idempotentOps(), {var(n::x), var(n::x)}), to(n::x)},
+      {"!!x -> x", notP(notP(xBool)), to(n::x)},
+      {"x.where(True,False) -> x", xBool.where(cbool(true), cbool(false)), to(n::x)},
+      {"x.where(False,True) -> !x", xBool.where(cbool(false), cbool(true)),
+       [](Match &m) { return py::logicalNot(m.ctx, m[n::x], "where(F,T)"); }},
+      // CAST(bool -> int) != const: CAST(True)=1, CAST(False)=0, so fold based on const value
+      {"CAST(bool)!=c", xBool.cast(intDTypes() | DType::WeakInt).ne(cvar(n::c)), castBoolNeConst},
+      {"trunc(int x) -> x", var(n::x, intsBoolWeak()).alu(Op::TRUNC, {}), to(n::x)},
       // ** zero folding **
-      {"x<x -> False", {Op::CMPLT}, ltSelf},
-      {"x%x -> 0", {Op::FLOORMOD}, modSelf},
-      {"x^x -> 0", {Op::XOR}, xorSelf},
-      {"x&0 -> 0", {Op::AND}, andZero},
-      {"(x&mask)>>k -> x>>k", {Op::SHR}, maskedShr},
-      {"(x&mask)//c -> x//c", {Op::FLOORDIV}, maskedDiv},
-      {"x!=x -> False (ints)", {Op::CMPNE}, neSelfInt},
+      {"x<x -> False", var(n::x) < var(n::x), [](Match &m) { return m.ctx.constBool(false); }},
+      {"x%x -> 0", mod(var(n::x), var(n::x)),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(0), "x%x"); }},
+      {"x^x -> 0", var(n::x) ^ var(n::x),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(0), "x^x"); }},
+      {"x&0 -> 0", var(n::x) & 0,
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(0), "x&0"); }},
+      // (x&mask)>>k -> x>>k when mask only clears bits below k
+      {"(x&mask)>>k -> x>>k", (var(n::x) & cvar(n::mask)) >> cvar(n::k), maskedShr},
+      {"(x&mask)//c -> x//c", fdiv(var(n::x) & cvar(n::mask), cvar(n::c)), maskedDiv},
+      {"x!=x -> False (ints)", var(n::x, intsBoolWeak()).ne(var(n::x)),
+       [](Match &m) { return m.ctx.constBool(false); }},
       // ** constant folding **
-      {"CAST(CONST) -> CONST", {Op::CAST}, castConst},
-      {"fold_const_alu (unary)", unaryOps(), foldUnary},
-      {"fold_const_alu (binary)", binaryNoThreefry(), foldBinary},
-      {"fold_const_alu (ternary)", {Op::WHERE, Op::MULACC}, foldTernary},
-      {"bool x*y -> x&y", {Op::MUL}, boolMul},
-      {"bool x+y -> x|y", {Op::ADD}, boolAddMax},
-      {"bool max(x,y) -> x|y", {Op::MAX}, boolAddMax},
+      // a CAST to a concrete dtype over a CONST is a value conversion: evaluate it once, at the width the CAST states
+      {"CAST(CONST) -> CONST",
+       up(Op::CAST, {cvar(n::c)}, n::root, floatDTypes() | intDTypes() | DType::Bool),
+       [](Match &m) { return py::constLike(m.ctx, m[n::root], m[n::c]->val(), "CAST(CONST)"); }},
+      {"fold_const_alu (unary)", up(unaryOps(), {constFoldingPat()}, n::a),
+       [](Match &m) { return foldConstALU(m.ctx, m[n::a]); }},
+      // NOTE: THREEFRY(const,const) folds via its decomposition
+      {"fold_const_alu (binary)", up(binaryNoThreefry(), {constFoldingPat(), constFoldingPat()}, n::a),
+       [](Match &m) { return foldConstALU(m.ctx, m[n::a]); }},
+      {"fold_const_alu (ternary)",
+       up(ternaryOps(), {constFoldingPat(), constFoldingPat(), constFoldingPat()}, n::a),
+       [](Match &m) { return foldConstALU(m.ctx, m[n::a]); }},
+      // bool MUL is AND, ADD/MAX is OR. prevents other rules to rewrite bool ADD/MUL incorrectly
+      {"bool x*y -> x&y", xBool * var(n::y, DType::Bool),
+       [](Match &m) { return py::binop(m.ctx, Op::AND, m[n::x], m[n::y], "bool*"); }},
+      {"bool x+y -> x|y", xBool + var(n::y, DType::Bool),
+       [](Match &m) { return py::binop(m.ctx, Op::OR, m[n::x], m[n::y], "bool+"); }},
+      {"bool max(x,y) -> x|y", maximum(xBool, var(n::y, DType::Bool)),
+       [](Match &m) { return py::binop(m.ctx, Op::OR, m[n::x], m[n::y], "bool max"); }},
       // *** div rules ***
-      {"0/0 -> nan", {Op::MUL}, zeroDivZero},
-      {"(x*0)/0 -> nan", {Op::MUL}, mulZeroDivZero},
-      {"x/x -> 1", {Op::MUL}, divSelf},
-      {"(x*x2)/x2 -> x", {Op::MUL}, mulDivCancel},
-      {"x*0 -> 0", {Op::MUL}, mulZero},
+      {"0/0 -> nan", divP(cscalar(Scalar::fromInt(0), {}, n::x), cnum(0)),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromFloat(NAN), "0/0"); }},
+      {"(x*0)/0 -> nan", divP(var(n::x) * 0, cnum(0)),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromFloat(NAN), "(x*0)/0"); }},
+      // can be wrong if x or x2 is 0
+      {"x/x -> 1", divP(var(n::x), var(n::x)),
+       [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(1), "x/x"); }},
+      {"(x*x2)/x2 -> x", divP(var(n::x) * var(n::x2), var(n::x2)), to(n::x)},
+      // x*0 -> 0 or 0*x -> 0; if x is nan or inf it should render the nan value.
+      // NOTE: this can be wrong for loaded NaN
+      {"x*0 -> 0", var(n::x) * 0, mulZero},
       // *** cast/bitcast ***
-      {"CAST/BITCAST to own dtype -> x", {Op::CAST, Op::BITCAST}, castNoop},
-      {"fold_bitcast", {Op::BITCAST}, bitcastConst},
-      {"x.cast(a).cast(b) -> x", {Op::CAST}, castCast},
-      {"bitcast twice", {Op::BITCAST}, bitcastBitcast},
-      {"x.cast(bool) -> x!=0", {Op::CAST}, castToBool},
+      {"CAST/BITCAST to own dtype -> x", up({Op::CAST, Op::BITCAST}, {var(n::x)}, n::root),
+       [](Match &m) { return m[n::root]->dtype == m[n::x]->dtype ? m[n::x] : nullptr; }},
+      {"fold_bitcast", up(Op::BITCAST, {cvar(n::c)}, n::root),
+       [](Match &m) { return foldBitcast(m.ctx, m[n::root], m[n::c]); }},
+      // b.cast(a).cast(b) -> b if a preserves all values in b
+      {"x.cast(a).cast(b) -> x", var(n::x).cast({}, n::a).cast({}, n::b), [](Match &m) {
+         UOpRef x = m[n::x], a = m[n::a], b = m[n::b];
+         return x->dtype == b->dtype && canLosslessCast(b->dtype, a->dtype) ? x : nullptr;
+       }},
+      {"bitcast twice", up(Op::BITCAST, {var(n::x).bitcast()}, n::b), bitcastTwice},
+      {"x.cast(bool) -> x!=0", var(n::x).cast(DType::Bool),
+       [](Match &m) { return py::binopI(m.ctx, Op::CMPNE, m[n::x], 0, "cast(bool)"); }},
       // ** pow **
-      {"simplify_pow", {Op::POW}, powConst},
-      {"c**x -> exp2(x*log2(c))", {Op::POW}, constPow},
-      {"threefry unpack low", {Op::CAST}, threefryLow},
-      {"threefry unpack high", {Op::SHR}, threefryHigh},
+      {"simplify_pow", var(n::x).alu(Op::POW, {cvar(n::c)}),
+       [](Match &m) { return simplifyPow(m.ctx, m[n::x], m[n::c]->val()); }},
+      // positive const ** x
+      {"c**x -> exp2(x*log2(c))", cvar(n::c).alu(Op::POW, {var(n::x)}), constPow},
+      // unpack a uint64 packed from two uint32 (threefry)
+      {"threefry unpack low",
+       ((var(Name::None, DType::UInt64) << 32) | var(n::y, DType::UInt32).cast(DType::UInt64)).cast(DType::UInt32),
+       to(n::y)},
+      {"threefry unpack high",
+       ((var(n::x, DType::UInt32).cast(DType::UInt64) << 32) |
+        var(Name::None, DType::UInt32).cast(DType::UInt64)) >> 32,
+       [](Match &m) { return py::cast(m.ctx, m[n::x], DType::UInt64); }},
       // ** simple where folding **
-      {"c.where(v,v) -> v", {Op::WHERE}, whereSame},
-      {"fold_const_where", {Op::WHERE}, whereConstGate},
-      {"a.where(b.where(c,d),d)", {Op::WHERE}, whereNestAnd},
-      {"a.where(c,b.where(c,d))", {Op::WHERE}, whereNestOr},
-  };
-}
-
-std::vector<LegacyRule> mopCleanupRules() {
-  return {
-      {"merge RESHAPEs", {Op::RESHAPE}, mergeReshape},
-      {"noop RESHAPE", {Op::RESHAPE}, noopReshape},
-      {"merge PERMUTEs", {Op::PERMUTE}, mergePermute},
-      {"noop PERMUTE", {Op::PERMUTE}, noopPermute},
-      {"STACK of INDEX CONST -> src", {Op::STACK}, stackOfIndexConst},
-      {"INDEX(STACK, c) -> src[c]", {Op::INDEX}, indexIntoStack},
+      // a conditional with the same results either way is a noop, also fold const conditionals
+      {"c.where(v,v) -> v", var().where(var(n::val), var(n::val)), to(n::val)},
+      {"fold_const_where", cvar(n::gate).where(var(n::c0), var(n::c1)).named(n::w), foldConstWhere},
+      // a.where(b.where(c, d), d) -> (a & b).where(c, d)
+      {"a.where(b.where(c,d),d)", var(n::a).where(var(n::b).where(var(n::c), var(n::d)), var(n::d)),
+       [](Match &m) {
+         const char *R = "where-nest-and";
+         return py::where(m.ctx, py::binop(m.ctx, Op::AND, m[n::a], m[n::b], R), m[n::c], m[n::d], R);
+       }},
+      // a.where(c, b.where(c, d)) -> (a | b).where(c, d)
+      {"a.where(c,b.where(c,d))", var(n::a).where(var(n::c), var(n::b).where(var(n::c), var(n::d))),
+       [](Match &m) {
+         const char *R = "where-nest-or";
+         return py::where(m.ctx, py::binop(m.ctx, Op::OR, m[n::a], m[n::b], R), m[n::c], m[n::d], R);
+       }},
   };
 }
 
