@@ -27,13 +27,13 @@ std::vector<pat::Rule> mopCleanupRules();       ///< mop_cleanup
 std::vector<pat::Rule> commutativeRules();      ///< commutative
 std::vector<pat::Rule> symbolicRules();         ///< symbolic (phase 2)
 std::vector<pat::Rule> divAndModRules();        ///< div_and_mod_symbolic
-std::vector<LegacyRule> simplifyValidRules();   ///< pm_simplify_valid
-std::vector<LegacyRule> symRules();             ///< the extra rules of `sym`
-std::vector<LegacyRule> cleanUpGroupSinkRules();///< pm_clean_up_group_sink
-std::vector<LegacyRule> moveWhereOnLoadRules(); ///< pm_move_where_on_load
+std::vector<pat::Rule> simplifyValidRules();    ///< pm_simplify_valid
+std::vector<pat::Rule> symRules();              ///< the extra rules of `sym`
+std::vector<pat::Rule> cleanUpGroupSinkRules(); ///< pm_clean_up_group_sink
+std::vector<pat::Rule> moveWhereOnLoadRules();  ///< pm_move_where_on_load
 std::vector<pat::Rule> castWeakRules();   ///< pm_cast_weak
-std::vector<LegacyRule> indexingSimplifyRules(); ///< indexing_simplify (codegen/late/coalesce.py)
-std::vector<LegacyRule> dropAndClausesRules();  ///< pm_drop_and_clauses
+std::vector<pat::Rule> indexingSimplifyRules(); ///< indexing_simplify (codegen/late/coalesce.py)
+std::vector<pat::Rule> dropAndClausesRules();  ///< pm_drop_and_clauses
 
 /// parse_valid: a clause `X <= c` (isUpper) or `X >= c`; nullopt otherwise.
 struct ParsedValid {
