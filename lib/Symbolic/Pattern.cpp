@@ -12,6 +12,7 @@ namespace mlir::tinygrad::sym::pat {
 
 llvm::StringRef getNameString(Name n) {
   static const char *const table[] = {
+      "",
 #define TG_PATTERN_NAME(n) #n,
 #include "tinygrad/Symbolic/PatternNames.def"
   };
@@ -137,7 +138,8 @@ Pat Pat::orAfter(Name n) const {
 }
 Pat Pat::where(Pat t, Pat fl) const { return pat::alu(Op::WHERE, {*this, std::move(t), std::move(fl)}); }
 Pat Pat::ne(Pat o) const { return pat::alu(Op::CMPNE, {*this, std::move(o)}); }
-Pat Pat::logicalNot() const { return ne(cbool(true)); }
+// x.cast(dtypes.bool).ne(True): the True is UPat.cvar(arg=True), any dtype.
+Pat Pat::logicalNot() const { return cast(DType::Bool).ne(cscalar(Scalar::fromBool(true))); }
 Pat Pat::broadcast(Name n) const { return upRepeat(Op::STACK, *this, n, dtypes); }
 Pat Pat::index(std::vector<Pat> idx, Name n) const {
   idx.insert(idx.begin(), *this);
@@ -275,6 +277,9 @@ struct Compiler {
       n.tagIdx = prog.tags.size();
       prog.tags.push_back(p.tags);
     }
+    // The matcher keeps a source order on the stack.
+    if ((p.srcKind == Pat::Src::Tuple || p.srcKind == Pat::Src::List) && p.src.size() > 16)
+      llvm::report_fatal_error("pattern has more than 16 sources: " + llvm::Twine(p.str()));
     n.nsrc = p.src.size();
     unsigned first = prog.nodes.size();
     n.firstSrc = first;

@@ -9,20 +9,8 @@ using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sym;
 
 void PatternMatcher::index(unsigned idx, const std::vector<Op> &ops) {
-  if (ops.empty()) {
-    for (auto &v : byOp)
-      v.push_back(idx);
-    return;
-  }
   for (Op op : ops)
     byOp[static_cast<unsigned>(op)].push_back(idx);
-}
-
-void PatternMatcher::add(std::vector<LegacyRule> rules) {
-  for (LegacyRule &r : rules) {
-    all.push_back({r.name, r.fn, r.ops, nullptr, nullptr});
-    index(all.size() - 1, r.ops);
-  }
 }
 
 void PatternMatcher::add(std::vector<pat::Rule> rules) {
@@ -33,7 +21,7 @@ void PatternMatcher::add(std::vector<pat::Rule> rules) {
     auto rule = std::make_shared<const pat::Rule>(std::move(r));
     auto prog = std::make_shared<const pat::Program>(pat::Program::compile(rule->pat));
     auto ops = rule->pat.ops.ops();
-    all.push_back({rule->name, nullptr, std::vector<Op>(ops.begin(), ops.end()), rule, prog});
+    all.push_back({rule->name, std::vector<Op>(ops.begin(), ops.end()), rule, prog});
     index(all.size() - 1, all.back().ops);
   }
 }
@@ -71,19 +59,15 @@ UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x, void *user) const {
     srcOps.insert(s->op);
   for (unsigned idx : entries) {
     const Entry &e = all[idx];
+    if (!e.prog->required.subsetOf(srcOps))
+      continue;
     UOpRef r = nullptr;
-    if (e.legacy) {
-      r = e.legacy(ctx, x);
-    } else {
-      if (!e.prog->required.subsetOf(srcOps))
-        continue;
-      pat::Match m{ctx, user, x};
-      const pat::Rule &rule = *e.rule;
-      e.prog->match(x, m.binds, [&] {
-        r = rule.fn ? rule.fn(m) : m[rule.result];
-        return r != nullptr;
-      });
-    }
+    pat::Match m{ctx, user, x};
+    const pat::Rule &rule = *e.rule;
+    e.prog->match(x, m.binds, [&] {
+      r = rule.fn ? rule.fn(m) : m[rule.result];
+      return r != nullptr;
+    });
     if (r && r != x)
       return r;
   }

@@ -30,15 +30,15 @@ struct DriverTest : ::testing::Test {
 
 unsigned visits = 0;
 /// CONST 3 -> CONST 4 -> CONST 5: a chain that must reach its fixed point.
-UOpRef bumpToFive(Context &c, UOpRef u) {
+UOpRef bumpToFive(pat::Match &m) {
   ++visits;
-  auto v = u->intVal();
-  return v && (*v == 3 || *v == 4) ? c.constInt(*v + 1) : nullptr;
+  auto v = m.root->intVal();
+  return v && (*v == 3 || *v == 4) ? m.ctx.constInt(*v + 1) : nullptr;
 }
 /// CONST 7 <-> CONST 8: a rule cycle.
-UOpRef flip(Context &c, UOpRef u) {
-  auto v = u->intVal();
-  return v && (*v == 7 || *v == 8) ? c.constInt(*v == 7 ? 8 : 7) : nullptr;
+UOpRef flip(pat::Match &m) {
+  auto v = m.root->intVal();
+  return v && (*v == 7 || *v == 8) ? m.ctx.constInt(*v == 7 ? 8 : 7) : nullptr;
 }
 
 TEST_F(DriverTest, InterningMakesEqualStructureOneNode) {
@@ -52,7 +52,7 @@ TEST_F(DriverTest, InterningMakesEqualStructureOneNode) {
 }
 
 TEST_F(DriverTest, RewritesToAFixedPointAndRebuildsUsers) {
-  PatternMatcher pm({{"bump", {Op::CONST}, bumpToFive}});
+  PatternMatcher pm = {{"bump", pat::op(Op::CONST), bumpToFive}};
   UOpRef a = ctx.variable("a", 0, 8);
   UOpRef e = ctx.add(a, 3);
   UOpRef r = graphRewrite(ctx, e, pm);
@@ -61,7 +61,7 @@ TEST_F(DriverTest, RewritesToAFixedPointAndRebuildsUsers) {
 }
 
 TEST_F(DriverTest, SharedNodesAreRewrittenOnce) {
-  PatternMatcher pm({{"bump", {Op::CONST}, bumpToFive}});
+  PatternMatcher pm = {{"bump", pat::op(Op::CONST), bumpToFive}};
   UOpRef a = ctx.variable("a", 0, 8);
   UOpRef three = ctx.constInt(3);
   UOpRef e = ctx.add(ctx.mul(a, three), ctx.add(a, three));
@@ -72,7 +72,7 @@ TEST_F(DriverTest, SharedNodesAreRewrittenOnce) {
 }
 
 TEST_F(DriverTest, RuleCyclesAreReportedNotLoopedOn) {
-  PatternMatcher pm({{"flip", {Op::CONST}, flip}});
+  PatternMatcher pm = {{"flip", pat::op(Op::CONST), flip}};
   UOpRef e = ctx.add(ctx.variable("a", 0, 8), 7);
   EXPECT_EQ(graphRewrite(ctx, e, pm), nullptr);
   ASSERT_FALSE(ctx.errors.empty());

@@ -34,11 +34,12 @@ namespace mlir::tinygrad::sym::pat {
 // Names
 //===----------------------------------------------------------------------===//
 
+/// `None` is 0, so a braced default (`var({}, dtype)`) binds nothing.
 enum class Name : uint8_t {
+  None = 0,
 #define TG_PATTERN_NAME(n) n,
 #include "tinygrad/Symbolic/PatternNames.def"
-  NumNames,
-  None = 255
+  NumNames
 };
 constexpr unsigned kNumNames = static_cast<unsigned>(Name::NumNames);
 llvm::StringRef getNameString(Name n);

@@ -11,27 +11,15 @@
 
 namespace mlir::tinygrad::sym {
 
-/// A hand-written rule (being retired: rule families are pattern lists,
-/// Pattern.h). Returns the replacement, or nullptr when it does not apply.
-using RuleFn = UOpRef (*)(Context &, UOpRef);
-
-struct LegacyRule {
-  const char *name;
-  std::vector<Op> ops; ///< ops indexed under; empty = every op
-  RuleFn fn;
-};
-
 /// tinygrad's PatternMatcher: rules indexed by the ops their pattern can
 /// match, tried in list order; `a + b` concatenates (a's rules first).
 class PatternMatcher {
 public:
   PatternMatcher() = default;
-  explicit PatternMatcher(std::vector<LegacyRule> rules) { add(std::move(rules)); }
   PatternMatcher(std::vector<pat::Rule> rules) { add(std::move(rules)); }
   PatternMatcher(std::initializer_list<pat::Rule> rules) {
     add(std::vector<pat::Rule>(rules));
   }
-  void add(std::vector<LegacyRule> rules);
   void add(std::vector<pat::Rule> rules);
   PatternMatcher &operator+=(const PatternMatcher &o);
   PatternMatcher operator+(const PatternMatcher &o) const {
@@ -51,8 +39,7 @@ public:
 private:
   struct Entry {
     const char *name;
-    RuleFn legacy = nullptr;
-    std::vector<Op> ops; ///< indexed under; empty = every op
+    std::vector<Op> ops; ///< indexed under
     std::shared_ptr<const pat::Rule> rule;
     std::shared_ptr<const pat::Program> prog;
   };

@@ -95,7 +95,6 @@ UOpRef reduceMulChain(pat::Match &m) {
 }
 
 /// `x.reciprocal()` on a pattern.
-Pat reciprocal(Pat x) { return x.alu(Op::RECIPROCAL, {}); }
 /// `(1+UPat.var("x")).reciprocal().named("d")`.
 Pat recipOnePlusX() { return reciprocal(cnum(1) + var(n::x)).named(n::d); }
 

@@ -371,11 +371,6 @@ bool clearsOnlyBelow(I mask, I k) {
 // Patterns tinygrad spells with UOp operators
 //===----------------------------------------------------------------------===//
 
-/// `x.logical_not()` on a UPat: `x.cast(dtypes.bool).ne(True)`; the True is
-/// `UPat.cvar(arg=True)` (any dtype, Python equality).
-Pat notP(Pat x) { return x.cast(DType::Bool).ne(cscalar(Scalar::fromBool(true))); }
-/// `a / b` on UPats: `a.alu(Ops.MUL, b.reciprocal())`.
-Pat divP(Pat a, Pat b) { return std::move(a) * b.alu(Op::RECIPROCAL, {}); }
 /// dtypes.ints+(dtypes.bool, dtypes.weakint).
 DTypeSet intsBoolWeak() { return intDTypes() | DTypeSet{DType::Bool, DType::WeakInt}; }
 /// `UPat((Ops.CONST, Ops.STACK))`.
@@ -493,7 +488,7 @@ std::vector<pat::Rule> symbolicSimpleRules() {
        [](Match &m) { return truthy(m[n::c]->val()) ? m[n::c] : m[n::x]; }},
       {"x!=False -> x", xBool.ne(cbool(false)), to(n::x)},
       {"idempotent op(x,x) -> x", up(idempotentOps(), {var(n::x), var(n::x)}), to(n::x)},
-      {"!!x -> x", notP(notP(xBool)), to(n::x)},
+      {"!!x -> x", xBool.logicalNot().logicalNot(), to(n::x)},
       {"x.where(True,False) -> x", xBool.where(cbool(true), cbool(false)), to(n::x)},
       {"x.where(False,True) -> !x", xBool.where(cbool(false), cbool(true)),
        [](Match &m) { return py::logicalNot(m.ctx, m[n::x], "where(F,T)"); }},
@@ -534,14 +529,14 @@ std::vector<pat::Rule> symbolicSimpleRules() {
       {"bool max(x,y) -> x|y", maximum(xBool, var(n::y, DType::Bool)),
        [](Match &m) { return py::binop(m.ctx, Op::OR, m[n::x], m[n::y], "bool max"); }},
       // *** div rules ***
-      {"0/0 -> nan", divP(cscalar(Scalar::fromInt(0), {}, n::x), cnum(0)),
+      {"0/0 -> nan", cscalar(Scalar::fromInt(0), {}, n::x) / cnum(0),
        [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromFloat(NAN), "0/0"); }},
-      {"(x*0)/0 -> nan", divP(var(n::x) * 0, cnum(0)),
+      {"(x*0)/0 -> nan", (var(n::x) * 0) / cnum(0),
        [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromFloat(NAN), "(x*0)/0"); }},
       // can be wrong if x or x2 is 0
-      {"x/x -> 1", divP(var(n::x), var(n::x)),
+      {"x/x -> 1", var(n::x) / var(n::x),
        [](Match &m) { return py::constLike(m.ctx, m[n::x], Scalar::fromInt(1), "x/x"); }},
-      {"(x*x2)/x2 -> x", divP(var(n::x) * var(n::x2), var(n::x2)), to(n::x)},
+      {"(x*x2)/x2 -> x", (var(n::x) * var(n::x2)) / var(n::x2), to(n::x)},
       // x*0 -> 0 or 0*x -> 0; if x is nan or inf it should render the nan value.
       // NOTE: this can be wrong for loaded NaN
       {"x*0 -> 0", var(n::x) * 0, mulZero},
