@@ -1,0 +1,252 @@
+/*
+ * tinygrad-rt: the tinygrad-mlir runtime, C API (C99).
+ *
+ * A plain C library (no MLIR, no LLVM) modelled on tinygrad's HCQ runtime and
+ * IREE's HAL: devices, buffers, programs (in-memory ELF objects), and
+ * HCQ-style command queues ordered by timeline signals. This version has one
+ * driver, "CPU".
+ *
+ * Conventions
+ *  - Every function returns a tgrt_status. On anything but TGRT_OK,
+ *    tgrt_last_error() gives a message for the calling thread. Out-parameters
+ *    are written only on success.
+ *  - Bad input (NULL handles or out-pointers, wrong sizes, out-of-range
+ *    copies, corrupt objects) is reported as an error, never a crash. The
+ *    runtime cannot detect a handle that was already released (use after
+ *    free) or a pointer that is not a handle at all.
+ *  - No C++ exception or abort crosses this interface. Kernels run in this
+ *    process: a kernel that faults takes the process down, which the
+ *    runtime cannot prevent.
+ *  - All functions are thread-safe unless noted.
+ *
+ * Ownership
+ *  - Every handle returned through an out-parameter (device, buffer,
+ *    program, signal, queue) is owned by the caller, who releases it with the
+ *    matching tgrt_*_close / _free / _destroy exactly once.
+ *  - Objects are reference counted inside the runtime: a buffer view keeps
+ *    its parent buffer alive, every object keeps its device alive, and
+ *    commands recorded in a queue (and submitted work still in flight) keep
+ *    the programs, buffers and signals they name alive. Releasing a handle
+ *    therefore never invalidates memory still in use; the memory goes away
+ *    when the last user lets go. After release the caller must not use the
+ *    handle again.
+ *  - tgrt_device_close ends the device's threads. Its other objects stay
+ *    valid to release, but calls that need the device's threads (launch,
+ *    submit) then fail with TGRT_FAILED_PRECONDITION.
+ *  - Strings returned by the runtime (tgrt_last_error, names) are owned by
+ *    the runtime. tgrt_last_error's string is valid until the calling
+ *    thread's next failing call; names live as long as their object.
+ *  - Pointers passed in (object bytes, argument arrays, option structs,
+ *    copy sources) are only read during the call and may be reused after it.
+ */
+#ifndef TINYGRAD_RT_RUNTIME_H
+#define TINYGRAD_RT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this header. Structs that carry an api_version field must have
+ * it set to this value; tgrt_api_version() returns the library's. */
+#define TGRT_API_VERSION 1
+
+#if defined(_WIN32)
+#define TGRT_API
+#else
+#define TGRT_API __attribute__((visibility("default")))
+#endif
+
+typedef enum tgrt_status {
+  TGRT_OK = 0,
+  TGRT_INVALID_ARGUMENT = 1,  /* NULL handle/pointer, bad size, bad index    */
+  TGRT_OUT_OF_RANGE = 2,      /* offset+size past the end of a buffer         */
+  TGRT_OUT_OF_MEMORY = 3,     /* allocation or mapping failed                 */
+  TGRT_NOT_FOUND = 4,         /* unknown device, entry or undefined symbol    */
+  TGRT_UNSUPPORTED = 5,       /* valid but not handled (relocation type, ...) */
+  TGRT_INVALID_OBJECT = 6,    /* malformed or truncated ELF object            */
+  TGRT_TIMEOUT = 7,           /* a wait did not complete in time              */
+  TGRT_ABORTED = 8,           /* submitted work was abandoned (device close)  */
+  TGRT_FAILED_PRECONDITION = 9, /* object in the wrong state (closed device)  */
+  TGRT_INTERNAL = 10          /* a bug or an unexpected system error          */
+} tgrt_status;
+
+/* The library's TGRT_API_VERSION (compare with the header's). */
+TGRT_API uint32_t tgrt_api_version(void);
+/* A static name for a status ("TGRT_OK", ...; "TGRT_UNKNOWN" otherwise). */
+TGRT_API const char *tgrt_status_string(tgrt_status status);
+/* Message of the calling thread's most recent failing call ("" if none).
+ * Never NULL. */
+TGRT_API const char *tgrt_last_error(void);
+
+typedef struct tgrt_device tgrt_device;
+typedef struct tgrt_buffer tgrt_buffer;
+typedef struct tgrt_program tgrt_program;
+typedef struct tgrt_signal tgrt_signal;
+typedef struct tgrt_queue tgrt_queue;
+
+/* ---- devices ------------------------------------------------------------ */
+
+typedef struct tgrt_device_options {
+  uint32_t api_version; /* TGRT_API_VERSION */
+  uint32_t num_threads; /* kernel threads; 0 = every core this process may use */
+} tgrt_device_options;
+
+#define TGRT_DEVICE_OPTIONS_DEFAULT {TGRT_API_VERSION, 0}
+
+/* Opens a device. name: "CPU". options may be NULL (defaults). */
+TGRT_API tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *options,
+                                      tgrt_device **out_device);
+/* Waits for submitted work, stops the device's threads and releases the
+ * caller's handle. If queued work is blocked in a wait that nothing on the
+ * device can satisfy any more, that work is abandoned and TGRT_ABORTED is
+ * returned (the handle is released either way). */
+TGRT_API tgrt_status tgrt_device_close(tgrt_device *device);
+/* The name the device was opened with; valid while the device lives. */
+TGRT_API tgrt_status tgrt_device_name(const tgrt_device *device, const char **out_name);
+/* Number of threads a launch runs on in parallel (>= 1). */
+TGRT_API tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count);
+/* Blocks until every submission made before the call has completed.
+ * timeout_ms as in tgrt_signal_wait. */
+TGRT_API tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms);
+
+/* ---- buffers ------------------------------------------------------------ */
+
+/* Allocates size bytes (size 0 allowed), 64-byte aligned, zero-filled. */
+TGRT_API tgrt_status tgrt_buffer_alloc(tgrt_device *device, size_t size, tgrt_buffer **out_buffer);
+/* A view of parent's bytes [offset, offset+size) (views of views allowed).
+ * The view shares the parent's memory and keeps it alive. Its address is
+ * parent + offset, so it is only as aligned as the offset makes it. */
+TGRT_API tgrt_status tgrt_buffer_view(tgrt_buffer *parent, size_t offset, size_t size,
+                                      tgrt_buffer **out_view);
+/* Releases the caller's handle to a buffer or view. */
+TGRT_API tgrt_status tgrt_buffer_free(tgrt_buffer *buffer);
+TGRT_API tgrt_status tgrt_buffer_size(const tgrt_buffer *buffer, size_t *out_size);
+/* Host address of the buffer's first byte (CPU device). */
+TGRT_API tgrt_status tgrt_buffer_host_pointer(tgrt_buffer *buffer, void **out_ptr);
+/* Synchronous host copies; TGRT_OUT_OF_RANGE unless offset+size <= size of
+ * the buffer. They are not ordered against queued work: wait on a signal
+ * (or tgrt_device_synchronize) first. */
+TGRT_API tgrt_status tgrt_buffer_copy_in(tgrt_buffer *buffer, size_t offset, const void *src,
+                                         size_t size);
+TGRT_API tgrt_status tgrt_buffer_copy_out(const tgrt_buffer *buffer, size_t offset, void *dst,
+                                          size_t size);
+
+/* ---- programs ----------------------------------------------------------- */
+
+/* Loads an x86-64 ELF relocatable object (ET_REL, as `clang -c -fPIC` or
+ * `llc -filetype=obj` make it) from memory: maps its allocated sections,
+ * applies relocations, resolves undefined symbols against an allow-list of
+ * libm / compiler-rt functions in the host process. entry_name selects the
+ * kernel; NULL means the first function in .text (tinygrad puts the kernel
+ * at byte 0 of .text). The bytes are not referenced after the call. */
+TGRT_API tgrt_status tgrt_program_load(tgrt_device *device, const void *object, size_t size,
+                                       const char *entry_name, tgrt_program **out_program);
+TGRT_API tgrt_status tgrt_program_free(tgrt_program *program);
+/* The entry symbol's name ("" if it has none); valid while the program lives. */
+TGRT_API tgrt_status tgrt_program_entry_name(const tgrt_program *program, const char **out_name);
+
+/* One kernel argument. tinygrad's CPU convention passes every argument as a
+ * 64-bit integer: a buffer as its host address, an int in a 64-bit slot
+ * (the kernel may declare it int32). */
+typedef enum tgrt_arg_kind { TGRT_ARG_BUFFER = 1, TGRT_ARG_INT = 2 } tgrt_arg_kind;
+
+typedef struct tgrt_arg {
+  uint32_t kind;       /* tgrt_arg_kind                 */
+  uint32_t reserved;   /* 0                             */
+  tgrt_buffer *buffer; /* TGRT_ARG_BUFFER                */
+  uint64_t value;      /* TGRT_ARG_INT (two's complement) */
+} tgrt_arg;
+
+static inline tgrt_arg tgrt_arg_buffer(tgrt_buffer *buffer) {
+  tgrt_arg a;
+  a.kind = TGRT_ARG_BUFFER; a.reserved = 0; a.buffer = buffer; a.value = 0;
+  return a;
+}
+static inline tgrt_arg tgrt_arg_int(int64_t value) {
+  tgrt_arg a;
+  a.kind = TGRT_ARG_INT; a.reserved = 0; a.buffer = NULL; a.value = (uint64_t)value;
+  return a;
+}
+
+/* The most arguments a kernel may take (tinygrad's MAX_ARGS). */
+#define TGRT_MAX_ARGS 63
+
+/* Runs the kernel with args[0..num_args) in call order and returns when it
+ * is done. With core_id_arg_index = -1 it is called once (nthreads must be
+ * 0 or 1). With core_id_arg_index = i >= 0 it is called once per thread id
+ * t in [0, nthreads) with argument i set to t (args[i] itself is ignored),
+ * the calls running in parallel on the device's threads. */
+TGRT_API tgrt_status tgrt_program_launch(tgrt_program *program, const tgrt_arg *args,
+                                         uint32_t num_args, int32_t core_id_arg_index,
+                                         uint32_t nthreads);
+
+/* ---- timeline signals --------------------------------------------------- */
+
+/* A timeline signal holds a uint64 that only grows, plus a timestamp slot. */
+TGRT_API tgrt_status tgrt_signal_create(tgrt_device *device, uint64_t initial_value,
+                                        tgrt_signal **out_signal);
+TGRT_API tgrt_status tgrt_signal_destroy(tgrt_signal *signal);
+TGRT_API tgrt_status tgrt_signal_value(const tgrt_signal *signal, uint64_t *out_value);
+/* Sets the value from the host. A value below the current one is rejected
+ * (TGRT_INVALID_ARGUMENT) and leaves the signal unchanged. */
+TGRT_API tgrt_status tgrt_signal_signal(tgrt_signal *signal, uint64_t value);
+/* Nanoseconds (CLOCK_MONOTONIC) written by the last queue timestamp command;
+ * 0 if none ran yet. */
+TGRT_API tgrt_status tgrt_signal_timestamp(const tgrt_signal *signal, uint64_t *out_ns);
+
+#define TGRT_WAIT_INFINITE UINT64_MAX
+/* Blocks until the signal's value is >= value. timeout_ms: 0 polls once,
+ * TGRT_WAIT_INFINITE never times out. Returns TGRT_TIMEOUT if it ran out. */
+TGRT_API tgrt_status tgrt_signal_wait(const tgrt_signal *signal, uint64_t value,
+                                      uint64_t timeout_ms);
+
+/* ---- HCQ-style queues --------------------------------------------------- */
+
+/* A queue records commands; submitting hands a copy of the recording to the
+ * device engine of the queue's type, which runs the commands in order,
+ * asynchronously, after everything submitted to that engine before.
+ * Different engines (and devices) run concurrently and are ordered only by
+ * signals. Like tinygrad's HWQueue, the recording stays after submit (it can
+ * be submitted again) until tgrt_queue_reset. Recording calls validate their
+ * arguments at once (bounds, argument counts) and are not thread-safe
+ * against other calls on the same queue. */
+typedef enum tgrt_queue_type { TGRT_QUEUE_COMPUTE = 0, TGRT_QUEUE_COPY = 1 } tgrt_queue_type;
+
+TGRT_API tgrt_status tgrt_queue_create(tgrt_device *device, tgrt_queue_type type,
+                                       tgrt_queue **out_queue);
+/* Releases the queue; work already submitted still runs. */
+TGRT_API tgrt_status tgrt_queue_destroy(tgrt_queue *queue);
+/* Records a kernel launch (compute queues only); arguments as in
+ * tgrt_program_launch, copied at record time. */
+TGRT_API tgrt_status tgrt_queue_exec(tgrt_queue *queue, tgrt_program *program, const tgrt_arg *args,
+                                     uint32_t num_args, int32_t core_id_arg_index,
+                                     uint32_t nthreads);
+/* Records a copy of size bytes (overlapping ranges allowed), bounds-checked
+ * now. */
+TGRT_API tgrt_status tgrt_queue_copy(tgrt_queue *queue, tgrt_buffer *dst, size_t dst_offset,
+                                     tgrt_buffer *src, size_t src_offset, size_t size);
+/* Records "after all prior commands, set signal to value" (a value below the
+ * signal's current one leaves it unchanged: timelines never go back). */
+TGRT_API tgrt_status tgrt_queue_signal(tgrt_queue *queue, tgrt_signal *signal, uint64_t value);
+/* Records "block this engine until signal >= value". */
+TGRT_API tgrt_status tgrt_queue_wait(tgrt_queue *queue, tgrt_signal *signal, uint64_t value);
+/* Records "after all prior commands, write the time into signal's
+ * timestamp slot". */
+TGRT_API tgrt_status tgrt_queue_timestamp(tgrt_queue *queue, tgrt_signal *signal);
+/* Records "make prior writes visible to later commands". The CPU engine
+ * already runs commands in order with full ordering, so this only keeps the
+ * recording 1:1 with hcq.memory_barrier / HWQueue.memory_barrier. */
+TGRT_API tgrt_status tgrt_queue_memory_barrier(tgrt_queue *queue);
+TGRT_API tgrt_status tgrt_queue_submit(tgrt_queue *queue);
+/* Drops the recorded commands (submitted copies are unaffected). */
+TGRT_API tgrt_status tgrt_queue_reset(tgrt_queue *queue);
+TGRT_API tgrt_status tgrt_queue_command_count(const tgrt_queue *queue, size_t *out_count);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TINYGRAD_RT_RUNTIME_H */

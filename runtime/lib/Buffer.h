@@ -1,0 +1,27 @@
+//===- Buffer.h - buffers and views ------------------------------*- C++ -*-===//
+#ifndef TGRT_LIB_BUFFER_H
+#define TGRT_LIB_BUFFER_H
+
+#include "Device.h"
+
+struct tgrt_buffer final : tgrt::Object {
+  static constexpr uint32_t kMagic = 0x46425254; // "TRBF"
+  static constexpr const char *kTypeName = "buffer";
+
+  tgrt_buffer() : Object(kMagic, &Object::destroyAs<tgrt_buffer>) {}
+  ~tgrt_buffer();
+
+  tgrt::Ref<tgrt_device> device;
+  tgrt::Ref<tgrt_buffer> parent; // set for views
+  void *allocation = nullptr;    // owned, root buffers only
+  uint8_t *data = nullptr;       // first byte of this buffer or view
+  size_t size = 0;
+};
+
+namespace tgrt {
+/// TGRT_OUT_OF_RANGE unless [offset, offset+size) lies inside the buffer.
+Status checkRange(const tgrt_buffer *buffer, size_t offset, size_t size, const char *function,
+                  const char *what);
+} // namespace tgrt
+
+#endif // TGRT_LIB_BUFFER_H

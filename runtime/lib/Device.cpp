@@ -1,0 +1,149 @@
+//===- Device.cpp - opening, querying and closing devices -----------------===//
+
+#include "Device.h"
+#include "Queue.h"
+
+#include <cstring>
+#include <thread>
+
+using namespace tgrt;
+
+namespace {
+constexpr uint32_t kMaxThreads = 1024;
+} // namespace
+
+tgrt_device::tgrt_device() : Object(kMagic, &Object::destroyAs<tgrt_device>) {}
+
+tgrt_device::~tgrt_device() {
+  // Normally close() already stopped the engines; this covers a device whose
+  // open failed half way.
+  for (auto &e : engines_)
+    if (e)
+      e->stop();
+}
+
+Engine &tgrt_device::engine(tgrt_queue_type type) {
+  std::lock_guard<std::mutex> lock(engineMutex_);
+  auto &slot = engines_[type == TGRT_QUEUE_COPY ? 1 : 0];
+  if (!slot)
+    slot = std::make_unique<Engine>(this, type == TGRT_QUEUE_COPY ? "copy" : "compute");
+  return *slot;
+}
+
+Engine *tgrt_device::startedEngine(int index) {
+  std::lock_guard<std::mutex> lock(engineMutex_);
+  return engines_[index].get();
+}
+
+Status tgrt::checkNotClosed(const tgrt_device *device, const char *function) {
+  if (device->closed)
+    return failf(TGRT_FAILED_PRECONDITION, "%s: device '%s' is closed", function,
+                 device->name.c_str());
+  return TGRT_OK;
+}
+
+Status tgrt::checkOpenDevice(tgrt_device *device, const char *function) {
+  TGRT_RETURN_IF_ERROR(checkHandle(device, function, "device"));
+  std::shared_lock<std::shared_mutex> lock(device->lifecycle);
+  return checkNotClosed(device, function);
+}
+
+extern "C" {
+
+tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *options,
+                             tgrt_device **out_device) {
+  return apiCall("tgrt_device_open", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkOut(out_device, "tgrt_device_open", "out_device"));
+    if (!name)
+      return fail(TGRT_INVALID_ARGUMENT, "tgrt_device_open: name is NULL");
+    if (std::strcmp(name, "CPU") != 0)
+      return fail(TGRT_NOT_FOUND, std::string("tgrt_device_open: no device '") + name +
+                                      "' (this runtime has: CPU)");
+    tgrt_device_options opts = TGRT_DEVICE_OPTIONS_DEFAULT;
+    if (options) {
+      if (options->api_version != TGRT_API_VERSION)
+        return failf(TGRT_INVALID_ARGUMENT,
+                     "tgrt_device_open: options.api_version is %u, this runtime is version %u",
+                     options->api_version, TGRT_API_VERSION);
+      opts = *options;
+    }
+    if (opts.num_threads > kMaxThreads)
+      return failf(TGRT_INVALID_ARGUMENT, "tgrt_device_open: num_threads %u exceeds %u",
+                   opts.num_threads, kMaxThreads);
+    uint32_t threads = opts.num_threads ? opts.num_threads : ThreadPool::availableCores();
+    Ref<tgrt_device> dev = Ref<tgrt_device>::adopt(new tgrt_device);
+    dev->name = name;
+    dev->numThreads = threads;
+    dev->pool = std::make_unique<ThreadPool>(threads);
+    *out_device = dev.leak();
+    return TGRT_OK;
+  });
+}
+
+tgrt_status tgrt_device_close(tgrt_device *device) {
+  return apiCall("tgrt_device_close", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_close", "device"));
+    {
+      std::unique_lock<std::shared_mutex> lock(device->lifecycle);
+      if (device->closed)
+        return fail(TGRT_FAILED_PRECONDITION, "tgrt_device_close: device is already closed");
+      device->closed = true;
+    }
+    // Let submitted work finish. Once every engine is idle or blocked on a
+    // signal, nothing on this device can make progress; cancel such waits
+    // (their work is dropped) so that close cannot hang.
+    for (;;) {
+      bool allQuiet = true, anyBlocked = false;
+      for (int i = 0; i < tgrt_device::kNumEngines; ++i)
+        if (Engine *e = device->startedEngine(i)) {
+          allQuiet &= e->quiescent();
+          anyBlocked |= e->blocked();
+        }
+      if (allQuiet && !anyBlocked)
+        break;
+      if (allQuiet)
+        device->cancelWaits.store(true, std::memory_order_release);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    uint64_t abandoned = 0;
+    for (int i = 0; i < tgrt_device::kNumEngines; ++i)
+      if (Engine *e = device->startedEngine(i)) {
+        e->stop();
+        abandoned += e->abandoned();
+      }
+    device->pool.reset();
+    std::string name = device->name;
+    device->release();
+    if (abandoned)
+      return failf(TGRT_ABORTED,
+                   "tgrt_device_close: %llu queued command(s) on '%s' were abandoned: they "
+                   "waited on a signal that nothing on the device could still signal",
+                   (unsigned long long)abandoned, name.c_str());
+    return TGRT_OK;
+  });
+}
+
+tgrt_status tgrt_device_name(const tgrt_device *device, const char **out_name) {
+  return apiQuery("tgrt_device_name", device, out_name, "out_name",
+                  [](const tgrt_device &d) { return d.name.c_str(); });
+}
+
+tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count) {
+  return apiQuery("tgrt_device_thread_count", device, out_count, "out_count",
+                  [](const tgrt_device &d) { return d.numThreads; });
+}
+
+tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms) {
+  return apiCall("tgrt_device_synchronize", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_synchronize", "device"));
+    auto deadline = deadlineAfter(timeout_ms);
+    for (int i = 0; i < tgrt_device::kNumEngines; ++i)
+      if (Engine *e = device->startedEngine(i))
+        if (!e->synchronize(deadline))
+          return failf(TGRT_TIMEOUT, "tgrt_device_synchronize: the %s engine did not finish within %llu ms",
+                       e->name(), (unsigned long long)timeout_ms);
+    return TGRT_OK;
+  });
+}
+
+} // extern "C"
