@@ -26,10 +26,8 @@ extern "C" {
 
 tgrt_status tgrt_buffer_alloc(tgrt_device *device, size_t size, tgrt_buffer **out_buffer) {
   return apiCall("tgrt_buffer_alloc", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_buffer_alloc", "device"));
+    TGRT_RETURN_IF_ERROR(checkOpenDevice(device, "tgrt_buffer_alloc"));
     TGRT_RETURN_IF_ERROR(checkOut(out_buffer, "tgrt_buffer_alloc", "out_buffer"));
-    std::shared_lock<std::shared_mutex> lock(device->lifecycle);
-    TGRT_RETURN_IF_ERROR(checkNotClosed(device, "tgrt_buffer_alloc"));
     if (size > SIZE_MAX - kAlignment)
       return failf(TGRT_OUT_OF_MEMORY, "tgrt_buffer_alloc: cannot allocate %zu bytes", size);
     size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
@@ -64,30 +62,16 @@ tgrt_status tgrt_buffer_view(tgrt_buffer *parent, size_t offset, size_t size, tg
   });
 }
 
-tgrt_status tgrt_buffer_free(tgrt_buffer *buffer) {
-  return apiCall("tgrt_buffer_free", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(buffer, "tgrt_buffer_free", "buffer"));
-    buffer->release();
-    return TGRT_OK;
-  });
-}
+tgrt_status tgrt_buffer_free(tgrt_buffer *buffer) { return apiRelease("tgrt_buffer_free", buffer); }
 
 tgrt_status tgrt_buffer_size(const tgrt_buffer *buffer, size_t *out_size) {
-  return apiCall("tgrt_buffer_size", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(buffer, "tgrt_buffer_size", "buffer"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_size, "tgrt_buffer_size", "out_size"));
-    *out_size = buffer->size;
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_buffer_size", buffer, out_size, "out_size",
+                  [](const tgrt_buffer &b) { return b.size; });
 }
 
 tgrt_status tgrt_buffer_host_pointer(tgrt_buffer *buffer, void **out_ptr) {
-  return apiCall("tgrt_buffer_host_pointer", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(buffer, "tgrt_buffer_host_pointer", "buffer"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_ptr, "tgrt_buffer_host_pointer", "out_ptr"));
-    *out_ptr = buffer->data;
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_buffer_host_pointer", buffer, out_ptr, "out_ptr",
+                  [](tgrt_buffer &b) { return static_cast<void *>(b.data); });
 }
 
 tgrt_status tgrt_buffer_copy_in(tgrt_buffer *buffer, size_t offset, const void *src, size_t size) {

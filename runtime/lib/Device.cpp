@@ -42,6 +42,12 @@ Status tgrt::checkNotClosed(const tgrt_device *device, const char *function) {
   return TGRT_OK;
 }
 
+Status tgrt::checkOpenDevice(tgrt_device *device, const char *function) {
+  TGRT_RETURN_IF_ERROR(checkHandle(device, function, "device"));
+  std::shared_lock<std::shared_mutex> lock(device->lifecycle);
+  return checkNotClosed(device, function);
+}
+
 extern "C" {
 
 tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *options,
@@ -118,21 +124,13 @@ tgrt_status tgrt_device_close(tgrt_device *device) {
 }
 
 tgrt_status tgrt_device_name(const tgrt_device *device, const char **out_name) {
-  return apiCall("tgrt_device_name", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_name", "device"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_name, "tgrt_device_name", "out_name"));
-    *out_name = device->name.c_str();
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_device_name", device, out_name, "out_name",
+                  [](const tgrt_device &d) { return d.name.c_str(); });
 }
 
 tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count) {
-  return apiCall("tgrt_device_thread_count", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_thread_count", "device"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_count, "tgrt_device_thread_count", "out_count"));
-    *out_count = device->numThreads;
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_device_thread_count", device, out_count, "out_count",
+                  [](const tgrt_device &d) { return d.numThreads; });
 }
 
 tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms) {

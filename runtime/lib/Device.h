@@ -57,6 +57,9 @@ namespace tgrt {
 /// Fails with TGRT_FAILED_PRECONDITION if the device is closed (caller holds
 /// device->lifecycle).
 Status checkNotClosed(const tgrt_device *device, const char *function);
+/// checkHandle plus checkNotClosed, for calls that create objects on a
+/// device (which needs no lock held afterwards: objects may outlive close).
+Status checkOpenDevice(tgrt_device *device, const char *function);
 } // namespace tgrt
 
 #endif // TGRT_LIB_DEVICE_H

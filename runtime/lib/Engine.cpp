@@ -90,6 +90,10 @@ bool Engine::execute(const Command &c) {
   case Command::Timestamp:
     c.signal->writeTimestamp();
     return true;
+  case Command::MemoryBarrier:
+    // Commands already complete in order and the pool's join orders the
+    // kernel threads' writes before whatever runs next.
+    return true;
   }
   return true;
 }

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace tgrt {
@@ -98,6 +99,27 @@ inline Status checkOut(const void *p, const char *function, const char *what) {
   if (!p)
     return failf(TGRT_INVALID_ARGUMENT, "%s: %s is NULL", function, what);
   return TGRT_OK;
+}
+
+/// A whole query entry point: checks the handle and the out-pointer, then
+/// stores get(*handle) through `out`.
+template <typename H, typename T, typename Get>
+Status apiQuery(const char *function, H *handle, T *out, const char *outName, Get get) noexcept {
+  return apiCall(function, [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(handle, function, std::remove_const_t<H>::kTypeName));
+    TGRT_RETURN_IF_ERROR(checkOut(out, function, outName));
+    *out = get(*handle);
+    return TGRT_OK;
+  });
+}
+
+/// A whole release entry point: drops the caller's reference.
+template <typename H> Status apiRelease(const char *function, H *handle) noexcept {
+  return apiCall(function, [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(handle, function, H::kTypeName));
+    handle->release();
+    return TGRT_OK;
+  });
 }
 
 } // namespace tgrt

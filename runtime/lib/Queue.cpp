@@ -13,13 +13,22 @@ CommandList &mutableCommands(tgrt_queue *q) {
   return *q->commands;
 }
 
-Status checkSignalArg(const tgrt_signal *signal, const char *function) {
-  return checkHandle(signal, function, "signal");
-}
-
 Status record(tgrt_queue *q, Command c) {
   mutableCommands(q).push_back(std::move(c));
   return TGRT_OK;
+}
+
+/// signal / wait / timestamp: a command naming one signal (and a value).
+Status recordSignalCommand(const char *function, tgrt_queue *queue, tgrt_signal *signal,
+                           Command::Op op, uint64_t value) noexcept {
+  return apiCall(function, [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(queue, function, "queue"));
+    TGRT_RETURN_IF_ERROR(checkHandle(signal, function, "signal"));
+    Command c(op);
+    c.signal = Ref<tgrt_signal>::share(signal);
+    c.value = value;
+    return record(queue, std::move(c));
+  });
 }
 
 } // namespace
@@ -28,13 +37,11 @@ extern "C" {
 
 tgrt_status tgrt_queue_create(tgrt_device *device, tgrt_queue_type type, tgrt_queue **out_queue) {
   return apiCall("tgrt_queue_create", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_queue_create", "device"));
+    TGRT_RETURN_IF_ERROR(checkOpenDevice(device, "tgrt_queue_create"));
     TGRT_RETURN_IF_ERROR(checkOut(out_queue, "tgrt_queue_create", "out_queue"));
     int kind = enumValue(type);
     if (kind != TGRT_QUEUE_COMPUTE && kind != TGRT_QUEUE_COPY)
       return failf(TGRT_INVALID_ARGUMENT, "tgrt_queue_create: unknown queue type %d", kind);
-    std::shared_lock<std::shared_mutex> lock(device->lifecycle);
-    TGRT_RETURN_IF_ERROR(checkNotClosed(device, "tgrt_queue_create"));
     Ref<tgrt_queue> q = Ref<tgrt_queue>::adopt(new tgrt_queue);
     q->device = Ref<tgrt_device>::share(device);
     q->type = static_cast<tgrt_queue_type>(kind);
@@ -43,13 +50,7 @@ tgrt_status tgrt_queue_create(tgrt_device *device, tgrt_queue_type type, tgrt_qu
   });
 }
 
-tgrt_status tgrt_queue_destroy(tgrt_queue *queue) {
-  return apiCall("tgrt_queue_destroy", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_destroy", "queue"));
-    queue->release();
-    return TGRT_OK;
-  });
-}
+tgrt_status tgrt_queue_destroy(tgrt_queue *queue) { return apiRelease("tgrt_queue_destroy", queue); }
 
 tgrt_status tgrt_queue_exec(tgrt_queue *queue, tgrt_program *program, const tgrt_arg *args,
                             uint32_t num_args, int32_t core_id_arg_index, uint32_t nthreads) {
@@ -86,34 +87,21 @@ tgrt_status tgrt_queue_copy(tgrt_queue *queue, tgrt_buffer *dst, size_t dst_offs
 }
 
 tgrt_status tgrt_queue_signal(tgrt_queue *queue, tgrt_signal *signal, uint64_t value) {
-  return apiCall("tgrt_queue_signal", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_signal", "queue"));
-    TGRT_RETURN_IF_ERROR(checkSignalArg(signal, "tgrt_queue_signal"));
-    Command c(Command::Signal);
-    c.signal = Ref<tgrt_signal>::share(signal);
-    c.value = value;
-    return record(queue, std::move(c));
-  });
+  return recordSignalCommand("tgrt_queue_signal", queue, signal, Command::Signal, value);
 }
 
 tgrt_status tgrt_queue_wait(tgrt_queue *queue, tgrt_signal *signal, uint64_t value) {
-  return apiCall("tgrt_queue_wait", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_wait", "queue"));
-    TGRT_RETURN_IF_ERROR(checkSignalArg(signal, "tgrt_queue_wait"));
-    Command c(Command::Wait);
-    c.signal = Ref<tgrt_signal>::share(signal);
-    c.value = value;
-    return record(queue, std::move(c));
-  });
+  return recordSignalCommand("tgrt_queue_wait", queue, signal, Command::Wait, value);
 }
 
 tgrt_status tgrt_queue_timestamp(tgrt_queue *queue, tgrt_signal *signal) {
-  return apiCall("tgrt_queue_timestamp", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_timestamp", "queue"));
-    TGRT_RETURN_IF_ERROR(checkSignalArg(signal, "tgrt_queue_timestamp"));
-    Command c(Command::Timestamp);
-    c.signal = Ref<tgrt_signal>::share(signal);
-    return record(queue, std::move(c));
+  return recordSignalCommand("tgrt_queue_timestamp", queue, signal, Command::Timestamp, 0);
+}
+
+tgrt_status tgrt_queue_memory_barrier(tgrt_queue *queue) {
+  return apiCall("tgrt_queue_memory_barrier", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_memory_barrier", "queue"));
+    return record(queue, Command(Command::MemoryBarrier));
   });
 }
 
@@ -139,12 +127,8 @@ tgrt_status tgrt_queue_reset(tgrt_queue *queue) {
 }
 
 tgrt_status tgrt_queue_command_count(const tgrt_queue *queue, size_t *out_count) {
-  return apiCall("tgrt_queue_command_count", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_command_count", "queue"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_count, "tgrt_queue_command_count", "out_count"));
-    *out_count = queue->commands->size();
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_queue_command_count", queue, out_count, "out_count",
+                  [](const tgrt_queue &q) { return q.commands->size(); });
 }
 
 } // extern "C"

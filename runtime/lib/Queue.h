@@ -1,7 +1,8 @@
 //===- Queue.h - timeline signals, commands, engines, queues ----*- C++ -*-===//
 //
 // The CPU driver of the HCQ model. A tgrt_queue is tinygrad's HWQueue: a
-// recorded list of commands (exec, copy, signal, wait, timestamp). Submit
+// recorded list of commands (exec, copy, signal, wait, timestamp,
+// memory_barrier). Submit
 // hands an immutable snapshot to the device Engine of the queue's type, a
 // thread that plays the role of a GPU ring: it runs snapshots in submission
 // order, blocks on waits, and writes signals when it gets to them.
@@ -51,7 +52,7 @@ namespace tgrt {
 tgrt_signal::Clock::time_point deadlineAfter(uint64_t timeoutMs);
 
 struct Command {
-  enum Op { Exec, Copy, Signal, Wait, Timestamp };
+  enum Op { Exec, Copy, Signal, Wait, Timestamp, MemoryBarrier };
   explicit Command(Op op) : op(op) {}
 
   Op op;

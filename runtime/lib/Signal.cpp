@@ -49,10 +49,8 @@ extern "C" {
 
 tgrt_status tgrt_signal_create(tgrt_device *device, uint64_t initial_value, tgrt_signal **out_signal) {
   return apiCall("tgrt_signal_create", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_signal_create", "device"));
+    TGRT_RETURN_IF_ERROR(checkOpenDevice(device, "tgrt_signal_create"));
     TGRT_RETURN_IF_ERROR(checkOut(out_signal, "tgrt_signal_create", "out_signal"));
-    std::shared_lock<std::shared_mutex> lock(device->lifecycle);
-    TGRT_RETURN_IF_ERROR(checkNotClosed(device, "tgrt_signal_create"));
     Ref<tgrt_signal> s = Ref<tgrt_signal>::adopt(new tgrt_signal);
     s->device = Ref<tgrt_device>::share(device);
     s->raise(initial_value);
@@ -62,20 +60,12 @@ tgrt_status tgrt_signal_create(tgrt_device *device, uint64_t initial_value, tgrt
 }
 
 tgrt_status tgrt_signal_destroy(tgrt_signal *signal) {
-  return apiCall("tgrt_signal_destroy", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(signal, "tgrt_signal_destroy", "signal"));
-    signal->release();
-    return TGRT_OK;
-  });
+  return apiRelease("tgrt_signal_destroy", signal);
 }
 
 tgrt_status tgrt_signal_value(const tgrt_signal *signal, uint64_t *out_value) {
-  return apiCall("tgrt_signal_value", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(signal, "tgrt_signal_value", "signal"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_value, "tgrt_signal_value", "out_value"));
-    *out_value = signal->load();
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_signal_value", signal, out_value, "out_value",
+                  [](const tgrt_signal &s) { return s.load(); });
 }
 
 tgrt_status tgrt_signal_signal(tgrt_signal *signal, uint64_t value) {
@@ -92,12 +82,8 @@ tgrt_status tgrt_signal_signal(tgrt_signal *signal, uint64_t value) {
 }
 
 tgrt_status tgrt_signal_timestamp(const tgrt_signal *signal, uint64_t *out_ns) {
-  return apiCall("tgrt_signal_timestamp", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(signal, "tgrt_signal_timestamp", "signal"));
-    TGRT_RETURN_IF_ERROR(checkOut(out_ns, "tgrt_signal_timestamp", "out_ns"));
-    *out_ns = signal->timestamp();
-    return TGRT_OK;
-  });
+  return apiQuery("tgrt_signal_timestamp", signal, out_ns, "out_ns",
+                  [](const tgrt_signal &s) { return s.timestamp(); });
 }
 
 tgrt_status tgrt_signal_wait(const tgrt_signal *signal, uint64_t value, uint64_t timeout_ms) {

@@ -14,7 +14,9 @@
  *    copies, corrupt objects) is reported as an error, never a crash. The
  *    runtime cannot detect a handle that was already released (use after
  *    free) or a pointer that is not a handle at all.
- *  - No C++ exception or abort crosses this interface.
+ *  - No C++ exception or abort crosses this interface. Kernels run in this
+ *    process: a kernel that faults takes the process down, which the
+ *    runtime cannot prevent.
  *  - All functions are thread-safe unless noted.
  *
  * Ownership
@@ -234,6 +236,10 @@ TGRT_API tgrt_status tgrt_queue_wait(tgrt_queue *queue, tgrt_signal *signal, uin
 /* Records "after all prior commands, write the time into signal's
  * timestamp slot". */
 TGRT_API tgrt_status tgrt_queue_timestamp(tgrt_queue *queue, tgrt_signal *signal);
+/* Records "make prior writes visible to later commands". The CPU engine
+ * already runs commands in order with full ordering, so this only keeps the
+ * recording 1:1 with hcq.memory_barrier / HWQueue.memory_barrier. */
+TGRT_API tgrt_status tgrt_queue_memory_barrier(tgrt_queue *queue);
 TGRT_API tgrt_status tgrt_queue_submit(tgrt_queue *queue);
 /* Drops the recorded commands (submitted copies are unaffected). */
 TGRT_API tgrt_status tgrt_queue_reset(tgrt_queue *queue);
