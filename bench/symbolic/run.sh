@@ -16,4 +16,15 @@ if [ -n "${TINYGRAD_SRC:-}" ] && [ -d "$TINYGRAD_SRC/tinygrad" ]; then
   python3 -c "print(f'speedup (tinygrad median / ours): {float($t)/float($o):.1f}x')"
 else
   echo "tinygrad reference skipped: set TINYGRAD_SRC to a tinygrad checkout to compare"
+  t=null
 fi
+mkdir -p "$BUILD/bench"
+o=$(echo "$ours" | awk '/OURS_MEDIAN_US/ {print $2}')
+python3 - "$BUILD/bench/symbolic.json" "$o" "$t" <<'PY'
+import json, sys
+out, ours, theirs = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+theirs = None if theirs == "null" else float(theirs)
+json.dump({"ours_median_us": ours, "tinygrad_median_us": theirs,
+           "speedup_median": theirs / ours if theirs else None}, open(out, "w"), indent=1)
+print(f"wrote {out}")
+PY

@@ -212,11 +212,12 @@ func.func @floordiv_one(%x: si32) -> si32 {
   return %r : si32
 }
 
-// -x is x*(-1), the -1 in x's dtype.
+// -x is x*(-1), the -1 a Python int: a weakint CONST (tinygrad a9069c17:
+// graph_rewrite(x // -1, symbolic_simple) is MUL(x, CONST(-1, weakint))).
 // CHECK-LABEL: func.func @floordiv_minus_one(
 //  CHECK-SAME: %[[X:.*]]: si32)
-//  CHECK-NEXT: %[[M:.*]] = tg.const -1 : si32
-//  CHECK-NEXT: %[[R:.*]] = tg.mul %[[X]], %[[M]] : si32, si32
+//  CHECK-NEXT: %[[M:.*]] = tg.const -1 : !tg.weakint
+//  CHECK-NEXT: %[[R:.*]] = tg.mul %[[X]], %[[M]] : si32, !tg.weakint
 //  CHECK-NEXT: return %[[R]] : si32
 func.func @floordiv_minus_one(%x: si32) -> si32 {
   %c = tg.const -1 : !tg.weakint
@@ -224,11 +225,11 @@ func.func @floordiv_minus_one(%x: si32) -> si32 {
   return %r : si32
 }
 
-// On a tensor the -1 is a scalar CONST of the element dtype.
+// On a tensor the -1 is the same scalar weakint CONST (broadcast).
 // CHECK-LABEL: func.func @floordiv_minus_one_tensor(
 //  CHECK-SAME: %[[X:.*]]: tensor<4xsi64>)
-//  CHECK-NEXT: %[[M:.*]] = tg.const -1 : si64
-//  CHECK-NEXT: %[[R:.*]] = tg.mul %[[X]], %[[M]] : tensor<4xsi64>, si64
+//  CHECK-NEXT: %[[M:.*]] = tg.const -1 : !tg.weakint
+//  CHECK-NEXT: %[[R:.*]] = tg.mul %[[X]], %[[M]] : tensor<4xsi64>, !tg.weakint
 //  CHECK-NEXT: return %[[R]] : tensor<4xsi64>
 func.func @floordiv_minus_one_tensor(%x: tensor<4xsi64>) -> tensor<4xsi64> {
   %c = tg.const -1 : si64

@@ -68,6 +68,11 @@ def TG_AddIdentity : Constraint<
 // x.const_like(v) for the op being replaced: a CONST of its result type.
 class TG_ConstLike<int v> : NativeCodeCall<
     "buildConstLike($_builder, $_loc, $0.getType(), " # v # ")">;
+// A Python int in a result (`x * -1`): a weakint CONST; promotion gives the
+// ALU op x's dtype.
+class TG_WeakIntConst<int v> : NativeCodeCall<
+    "buildConstLike($_builder, $_loc, ::mlir::tinygrad::tg::getTypeForDType("
+    "$_builder.getContext(), ::mlir::tinygrad::DType::WeakInt), " # v # ")">;
 // A scalar CONST of $0's dtype (broadcasts against $0 in an ALU op).
 class TG_ScalarConstLike<int v> : NativeCodeCall<
     "buildConstLike($_builder, $_loc, "
@@ -115,10 +120,10 @@ def FloorDivOne : Pat<(TG_FloorDivOp:$res $x, (TG_ConstOp TG_One:$v)),
                       [(TG_SameType $res, $x), (TG_Int $x)]>;
 
 // (UPat.var("x") // -1, lambda x: -x)  # x//-1 -> -x
-// For non-bool dtypes tinygrad's -x is x*(-1) (MathMixin.neg), with the -1
-// CONST in x's dtype.
+// For non-bool dtypes tinygrad's -x is x*(-1) (MathMixin.neg); the -1 is a
+// Python int, so a weakint CONST (found by the DRR/engine consistency test).
 def FloorDivMinusOne : Pat<(TG_FloorDivOp:$res $x, (TG_ConstOp TG_MinusOne:$v)),
-                           (TG_MulOp $x, (TG_ScalarConstLike<-1> $x)),
+                           (TG_MulOp $x, (TG_WeakIntConst<-1>)),
                            [(TG_SameType $res, $x), (TG_Int $x)]>;
 
 // ((UPat.var("x") ^ UPat.var("y")) ^ UPat.var("y"), lambda x,y: x)
