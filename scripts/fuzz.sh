@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in build-fuzz/ (UBSan + coverage) and runs
 # each for FUZZ_SECONDS (default 600) on the lit tests / corpus as seeds.
-# FUZZ_TARGETS picks which (default: parse json).
+# FUZZ_TARGETS picks which (default: parse json compile).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -10,12 +10,16 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DLLVM_USE_LINKER=lld -DTG_ENABLE_FUZZERS=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-for target in ${FUZZ_TARGETS:-parse json}; do
+for target in ${FUZZ_TARGETS:-parse json compile}; do
   mkdir -p "build-fuzz/corpus-$target"
   if [ "$target" = parse ]; then
     ninja -C build-fuzz -j 2 tinygrad-parse-fuzzer
     find test examples -name '*.mlir' -exec cp {} "build-fuzz/corpus-$target/" \;
     bin=build-fuzz/bin/tinygrad-parse-fuzzer
+  elif [ "$target" = compile ]; then
+    ninja -C build-fuzz -j 2 tinygrad-compile-fuzzer
+    [ -d ../shared/corpus/kernels ] && cp ../shared/corpus/kernels/*.json "build-fuzz/corpus-$target/" || true
+    bin=build-fuzz/bin/tinygrad-compile-fuzzer
   else
     ninja -C build-fuzz -j 2 tinygrad-json-fuzzer
     find test -name '*.json' -exec cp {} "build-fuzz/corpus-$target/" \;

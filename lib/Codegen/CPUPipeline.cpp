@@ -4,6 +4,7 @@
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
 #include "tinygrad/Target/CPU/CPUTarget.h"
+#include "tinygrad/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -15,6 +16,14 @@ using namespace mlir::tinygrad;
 
 static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
+  PassManager pm(module.getContext(), "builtin.module");
+  VerifySpecOptions opts;
+  opts.phase = "tensor";
+  pm.addPass(createVerifySpec(opts));
+  return pm.run(module);
 }
 
 FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCompileOptions &opts) {

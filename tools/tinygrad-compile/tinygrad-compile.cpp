@@ -50,6 +50,8 @@ int main(int argc, char **argv) {
       importTinygradJSON((*file)->getBuffer(), &ctx, input == "-" ? std::string("<stdin>") : input.getValue(), graphPath);
   if (!module)
     return 1;
+  if (failed(verifyKernelAST(*module)))
+    return 1;
   Value root = getTinygradRoot(*module);
   if (!root) {
     llvm::errs() << input << ": error: the graph has no root\n";

@@ -243,6 +243,8 @@ int main(int argc, char **argv) {
       *parsed, &ctx, "ast", FileLineColLoc::get(&ctx, casePath, 1, 1), (*file)->getBuffer());
   if (!module)
     return 1;
+  if (failed(verifyKernelAST(*module)))
+    return 1;
   Value root = getTinygradRoot(*module);
   if (!root)
     die("the ast has no root");

@@ -30,6 +30,9 @@ struct CPUKernel {
   double codegenMs = 0, llvmMs = 0;
 };
 
+/// tinygrad's spec_tensor on an imported kernel AST (what codegen accepts).
+LogicalResult verifyKernelAST(ModuleOp module);
+
 /// Compiles the kernel SINK `root` (a value in a module of tg/tgk ops).
 FailureOr<CPUKernel> compileKernelForCPU(Value root, const CPUCompileOptions &opts = {});
 
