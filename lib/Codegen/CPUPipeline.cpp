@@ -43,8 +43,10 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
     return failure();
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(sinkOp->getLoc());
+  KernelLoweringOptions lowering;
+  lowering.maxThreads = opts.maxThreads;
   FailureOr<KernelSignature> sig =
-      lowerKernelToStandard(*module, kernel, info.getName(), sinkOp->getLoc());
+      lowerKernelToStandard(*module, kernel, info.getName(), sinkOp->getLoc(), lowering);
   if (failed(sig))
     return failure();
   CPUKernel out;

@@ -19,6 +19,8 @@ struct CPUCompileOptions {
   bool keepMLIR = false; ///< fill CPUKernel::mlir (after tg-lower-kernel)
   bool keepLLVMIR = false;
   bool keepAsm = false;
+  /// Cores for the thread split (0: the host's).
+  unsigned maxThreads = 0;
   /// Print the IR after every MLIR pass to stderr.
   bool printIRAfterAll = false;
 };

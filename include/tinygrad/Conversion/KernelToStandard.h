@@ -29,11 +29,20 @@ struct KernelSignature {
   int64_t threads = 1;           ///< global_size[0]
 };
 
+struct KernelLoweringOptions {
+  /// Cores the thread split may use (tinygrad's global_max); 0: the host's.
+  unsigned maxThreads = 0;
+};
+
+/// The host's core count (what maxThreads = 0 means).
+unsigned hostThreads();
+
 /// Emits `kernel` (an interned SINK) as a func.func named `name` at the end
-/// of `module`. Fails with a diagnostic at `loc` naming the op it cannot
-/// lower.
+/// of `module`, after the CPU target's opts (threads) and decompositions.
+/// Fails with a diagnostic at `loc` naming the op it cannot lower.
 FailureOr<KernelSignature> lowerKernelToStandard(ModuleOp module, sym::UOpRef kernel,
-                                                 llvm::StringRef name, Location loc);
+                                                 llvm::StringRef name, Location loc,
+                                                 const KernelLoweringOptions &opts = {});
 
 } // namespace mlir::tinygrad
 

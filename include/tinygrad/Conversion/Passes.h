@@ -14,7 +14,7 @@ namespace mlir::tinygrad {
 #include "tinygrad/Conversion/Passes.h.inc"
 
 /// tg-lower-kernel on a module (what the pass runs).
-LogicalResult lowerKernelsInModule(ModuleOp module);
+LogicalResult lowerKernelsInModule(ModuleOp module, unsigned threads = 0);
 /// `tg-lower-to-llvm-cpu` and the CPU target's passes.
 void registerConversionPipelines();
 

@@ -17,8 +17,14 @@ def LowerKernel : Pass<"tg-lower-kernel", "::mlir::ModuleOp"> {
     (FLOORDIV/FLOORMOD with Python rounding, MAX as `a<b ? b : a`, CAST via
     C conversions, THREEFRY decomposed as tinygrad does). Launch metadata is
     attached to the func (`tg.globals`, `tg.outs`, `tg.ins`, `tg.vars`,
-    `tg.threads`).
+    `tg.threads`). Before the emission the CPU target's opts run (the
+    thread split of tinygrad's heuristics over `threads` cores, 0 = the
+    host's) and tinygrad's transcendental decompositions.
   }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "cores for the core_id thread split (0: the host's)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",

@@ -12,6 +12,7 @@
 #include "tinygrad/Conversion/KernelToStandard.h"
 
 #include "tinygrad/Codegen/Decompositions.h"
+#include "tinygrad/Codegen/Opts.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tinygrad;
@@ -110,6 +112,8 @@ private:
 
   /// The RANGEs `u` depends on that are still open where `u` is used.
   const SmallVector<UOpRef, 4> &rangesOf(UOpRef u);
+  /// The RANGEs an END or REDUCE closes.
+  SmallVector<UOpRef, 4> closedRanges(UOpRef u);
   /// Index of the scope of `r`, or -1 if its loop is not open.
   int scopeOf(UOpRef r) const {
     for (unsigned i = 1; i < scopes.size(); ++i)
@@ -159,9 +163,23 @@ const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
     set.insert(rs.begin(), rs.end());
   }
   if (u->op == K::REDUCE || u->op == K::END)
-    for (UOpRef r : u->src.drop_front())
+    for (UOpRef r : closedRanges(u))
       set.remove(r);
   return rangeSets[u] = SmallVector<UOpRef, 4>(set.begin(), set.end());
+}
+
+SmallVector<UOpRef, 4> Emitter::closedRanges(UOpRef u) {
+  // A closer that is an expression (after a range split) closes its RANGEs.
+  llvm::SetVector<UOpRef, SmallVector<UOpRef, 4>> out;
+  for (UOpRef s : u->src.drop_front()) {
+    if (s->op == K::RANGE) {
+      out.insert(s);
+      continue;
+    }
+    SmallVector<UOpRef, 4> rs = rangesOf(s);
+    out.insert(rs.begin(), rs.end());
+  }
+  return SmallVector<UOpRef, 4>(out.begin(), out.end());
 }
 
 int Emitter::depthOf(UOpRef u) {
@@ -393,7 +411,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   }
   memref::StoreOp::create(b, loc, initV, acc);
   // The reduce ranges, outermost first.
-  SmallVector<UOpRef, 4> rr(u->src.drop_front());
+  SmallVector<UOpRef, 4> rr = closedRanges(u);
   llvm::sort(rr, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
   // The loops deeper than `depth` are hidden while the reduce's own loops
   // are open; everything emitted at `depth` must stay before them.
@@ -657,8 +675,8 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
   switch (u->op) {
   case K::END: {
     SmallVector<UOpRef, 4> rs;
-    for (UOpRef r : u->src.drop_front())
-      if (r->op == K::RANGE && scopeOf(r) < 0)
+    for (UOpRef r : closedRanges(u))
+      if (scopeOf(r) < 0)
         rs.push_back(r);
     llvm::sort(rs, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
     size_t base = scopes.size();
@@ -751,7 +769,8 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     argTypes.push_back(MemRefType::get({size}, et));
     sig.globals.push_back(p->param().slot);
   }
-  for (UOpRef v : vars) {
+  for (size_t vi = 0; vi < vars.size(); ++vi) {
+    UOpRef v = vars[vi];
     Type t = scalarType(ctx, v->dtype);
     if (!t || !isa<IntegerType>(t)) {
       mlir::emitError(loc, "variable ") << v->param().name << ": unsupported dtype";
@@ -761,7 +780,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     argTypes.push_back(b.getI32Type());
     sig.vars.push_back(v->param().name.str());
     if (v->param().name == "core_id") {
-      sig.coreIdArg = bufs.size() + (&v - vars.data());
+      sig.coreIdArg = bufs.size() + vi;
       if (auto mm = v->param().vminVmax; mm && mm->second.isInt())
         sig.threads = (int64_t)mm->second.i + 1;
     }
@@ -793,15 +812,23 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
 
 } // namespace
 
+unsigned mlir::tinygrad::hostThreads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
 FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module, UOpRef kernel,
-                                                                StringRef name, Location loc) {
+                                                                StringRef name, Location loc,
+                                                                const KernelLoweringOptions &opts) {
   if (kernel->op != K::SINK) {
     mlir::emitError(loc, "a kernel is a SINK, got ") << sym::getOpName(kernel->op);
     return failure();
   }
-  // The ops the CPU target lacks, decomposed as tinygrad does.
   sym::Context &ctx = kernel->ctx();
-  sym::UOpRef k = sym::graphRewrite(ctx, kernel, decomp::transcendentalPatterns());
+  // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
+  // target lacks, decomposed as tinygrad does.
+  sym::UOpRef k = opt::applyThreadHeuristic(ctx, kernel, opts.maxThreads ? opts.maxThreads : hostThreads());
+  k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
   if (!k) {
     mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
     return failure();

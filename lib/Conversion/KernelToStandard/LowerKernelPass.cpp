@@ -29,7 +29,7 @@ using namespace mlir::tinygrad;
 
 static Attribute i64Array(Builder &b, ArrayRef<int64_t> v) { return b.getI64ArrayAttr(v); }
 
-LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module) {
+LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module, unsigned threads) {
   SmallVector<tg::SinkOp> sinks;
   for (Operation &op : module.getBody()->getOperations())
     if (auto s = dyn_cast<tg::SinkOp>(&op))
@@ -48,7 +48,9 @@ LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module) {
     auto info = cast<tg::KernelInfoAttr>(s->getAttr("arg"));
     std::string name = sinks.size() == 1 ? info.getName().str() : info.getName().str() + "_" + std::to_string(n);
     ++n;
-    FailureOr<KernelSignature> sig = lowerKernelToStandard(module, root, name, s.getLoc());
+    KernelLoweringOptions opts;
+    opts.maxThreads = threads;
+    FailureOr<KernelSignature> sig = lowerKernelToStandard(module, root, name, s.getLoc(), opts);
     if (failed(sig))
       return failure();
     auto fn = cast<func::FuncOp>(module.getBody()->back());
@@ -75,8 +77,9 @@ LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module) {
 
 namespace {
 struct LowerKernel : mlir::tinygrad::impl::LowerKernelBase<LowerKernel> {
+  using LowerKernelBase::LowerKernelBase;
   void runOnOperation() override {
-    if (failed(lowerKernelsInModule(getOperation())))
+    if (failed(lowerKernelsInModule(getOperation(), threads)))
       signalPassFailure();
   }
 };
