@@ -150,7 +150,17 @@ const Rule kShared[] = {
        return is(op, {"STACK"}) ? Verdict::accept() : Verdict::none();
      }},
     {"spec_shared.alu", [](Operation *op) {
-       return isALU(op) ? Verdict::accept() : Verdict::none();
+       if (!isALU(op))
+         return Verdict::none();
+       // The op verifier lets a float transcendental of another dtype
+       // through for spec_tensor; outside it operands match the result.
+       if (is(op, {"SIN", "LOG2", "EXP2", "SQRT", "RECIPROCAL"})) {
+         Value x = op->getOperand(0);
+         bool ok = getElementTypeOrSelf(x.getType()) == getElementTypeOrSelf(op->getResult(0).getType()) ||
+                   isWeakType(x.getType()) || isInvalidValue(x);
+         return Verdict::ok(ok, "operand #0 must have the result dtype or be weak");
+       }
+       return Verdict::accept();
      }},
     {"spec_shared.cast", [](Operation *op) {
        return is(op, {"CAST", "BITCAST"}) ? Verdict::accept() : Verdict::none();

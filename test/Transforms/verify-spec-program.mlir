@@ -79,3 +79,11 @@
 %f = tg.const 1.0 : f32
 // expected-error @+1 {{spec_program: no rule accepts DETACH with operands (CONST) in this phase}}
 %d = tgt.detach %f : f32
+
+// -----
+
+// A float transcendental of an int: spec_tensor accepts it, spec_shared
+// (here, after spec_program) does not.
+%a = tg.const 4 : si32
+// expected-error @+1 {{spec_shared.alu}}
+%0 = tg.reciprocal %a : si32

@@ -75,6 +75,9 @@ const PatternMatcher &symCastWeak();
 const PatternMatcher &symMoveWhereOnLoad();
 /// `sym + pm_move_where_on_load + indexing_simplify` (image index tests).
 const PatternMatcher &symMoveWhereOnLoadIndexing();
+/// tinygrad's xpow: `base ** exponent` through exp2/log2 with its sign and
+/// integer-exponent rules (the rule `sym` applies to POW).
+UOpRef powToExp2Log2(Context &ctx, UOpRef base, UOpRef exponent);
 /// `x.simplify()` = graph_rewrite(x, symbolic).
 UOpRef simplify(Context &ctx, UOpRef x);
 

@@ -278,6 +278,9 @@ const sym::PatternMatcher &transcendentalPatterns() {
        [](Match &m) { B b{m.ctx}; return xlog2(b, m[n::d]); }},
       {"xsin", up(Op::SIN, {var(n::d)}, Name::None, kFloats),
        [](Match &m) { B b{m.ctx}; return xsin(b, m[n::d]); }},
+      // POW reaches codegen unsimplified: tinygrad's sym turns it into xpow.
+      {"xpow", up(Op::POW, {var(n::x), var(n::y)}),
+       [](Match &m) { return sym::powToExp2Log2(m.ctx, m[n::x], m[n::y]); }},
       // Other float dtypes compute through float32.
       {"transcendental via float32", up({Op::EXP2, Op::LOG2, Op::SIN}, {var(n::d)}, n::x),
        [](Match &m) -> UOpRef {

@@ -341,6 +341,12 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
   Value iv = emit(i);
   if (!iv)
     return failure();
+  // The address lives where its index does (emit() may have left the
+  // insertion point in an outer scope).
+  int d = depthOf(i);
+  if (d < 0)
+    return failure();
+  setInsertionAt(d);
   iv = convert(iv, i->dtype, DType::Int64);
   idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), iv);
   return success();

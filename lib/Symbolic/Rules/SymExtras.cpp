@@ -222,3 +222,8 @@ std::vector<pat::Rule> cleanUpGroupSinkRules() {
 }
 
 } // namespace mlir::tinygrad::sym::rules
+
+mlir::tinygrad::sym::UOpRef mlir::tinygrad::sym::powToExp2Log2(Context &ctx, UOpRef base,
+                                                              UOpRef exponent) {
+  return rules::xpow(ctx, base, exponent);
+}

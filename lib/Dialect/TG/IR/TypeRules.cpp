@@ -375,6 +375,12 @@ LogicalResult tg::verifyALUSpec(Operation *op, ALUOp kind) {
       return emitSpecError(op, "spec_shared.int_division")
              << "integer division needs an int dtype, got " << resultElem;
   }
+  // spec_tensor accepts a float transcendental of any operand (its rule
+  // comes before spec_shared's): only tg-verify-spec's other phases check it.
+  bool transcendental = kind == ALUOp::Exp2 || kind == ALUOp::Log2 || kind == ALUOp::Sin ||
+                        kind == ALUOp::Sqrt || kind == ALUOp::Reciprocal;
+  if (transcendental && resultDType && isFloat(*resultDType))
+    return success();
   for (auto [i, v] : llvm::enumerate(op->getOperands()))
     if (!weakOrMatch(v, resultElem))
       return emitSpecError(op, "spec_shared.alu_operand_dtype")
