@@ -793,6 +793,10 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   }
   b.setInsertionPointToEnd(module.getBody());
   fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  // Every buffer is its own argument and never aliases another, as the
+  // `restrict` on each pointer of tinygrad's C says.
+  for (size_t i = 0; i < bufs.size(); ++i)
+    fn.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
