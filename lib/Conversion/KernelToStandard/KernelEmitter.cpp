@@ -837,8 +837,11 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   sym::Context &ctx = kernel->ctx();
   // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
   // target lacks, decomposed as tinygrad does.
-  sym::UOpRef k = opt::applyThreadHeuristic(ctx, kernel, opts.maxThreads ? opts.maxThreads : hostThreads());
-  k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
+  sym::UOpRef k = sym::graphRewrite(ctx, kernel, sym::symMoveWhereOnLoad());
+  if (k)
+    k = opt::applyThreadHeuristic(ctx, k, opts.maxThreads ? opts.maxThreads : hostThreads());
+  if (k)
+    k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
   if (!k) {
     mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
     return failure();
