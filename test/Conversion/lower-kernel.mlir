@@ -4,7 +4,7 @@
 // a.sum(1, keepdim=True) over an 8x12 float32 buffer (tinygrad's AST).
 // The loop-invariant row offset is hoisted out of the reduce loop, the
 // accumulator is a stack slot, the store sits after the reduce loop.
-// CHECK-LABEL: func.func @test(%{{.*}}: memref<8xf32>, %{{.*}}: memref<96xf32>)
+// CHECK-LABEL: func.func @test(%{{.*}}: memref<8xf32> {llvm.noalias}, %{{.*}}: memref<96xf32> {llvm.noalias})
 // CHECK-SAME: tg.globals = [0, 1], tg.ins = [1], tg.outs = [0]
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
 // CHECK: scf.for %[[I:.*]] =
