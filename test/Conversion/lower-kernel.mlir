@@ -18,7 +18,7 @@
 // CHECK:   %[[SUM:.*]] = memref.load %[[ACC]][]
 // CHECK:   memref.store %[[SUM]], %arg0
 // CHECK-NOT: tg.
-// LLVM: llvm.func @test(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.func @test(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 %0 = tg.const 8 : !tg.weakint
 %1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
 %2 = tgk.range %0 [1] <weak> : !tg.weakint
