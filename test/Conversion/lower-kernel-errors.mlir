@@ -1,7 +1,7 @@
 // RUN: not tinygrad-opt %s --tg-lower-kernel 2>&1 | FileCheck %s
 
 // A RANGE used after its END closed it has no open loop to live in.
-// CHECK: error: cannot lower kernel: {{.*}}RANGE
+// CHECK: error: tg-lower-kernel: cannot lower kernel: {{.*}}RANGE
 %0 = tg.const 8 : !tg.weakint
 %1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
 %2 = tgk.range %0 [0] <reduce> : !tg.weakint

@@ -338,6 +338,19 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
   } else if (i->isInvalid()) {
     gate = {};
   }
+  // An ungated index whose whole value range lies outside the buffer can
+  // only fault: reject the kernel (bounds are tinygrad's vmin/vmax).
+  if (!gate && !bufU->src.empty() && i->vmin().isInt() && i->vmax().isInt() &&
+      bufU->src[0]->vmax().isInt()) {
+    __int128 size = bufU->src[0]->vmax().i;
+    if (i->vmin().i >= size || i->vmax().i < 0) {
+      fail(index, "index range [" + std::to_string((long long)i->vmin().i) + ", " +
+                      std::to_string((long long)i->vmax().i) + "] is outside buffer slot " +
+                      std::to_string(bufU->param().slot) + " of " + std::to_string((long long)size) +
+                      " elements");
+      return failure();
+    }
+  }
   Value iv = emit(i);
   if (!iv)
     return failure();
@@ -813,7 +826,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
                              : a;
   }
   if (failed(emitEffect(sink))) {
-    mlir::emitError(loc, "cannot lower kernel: ") << error;
+    mlir::emitError(loc, "tg-lower-kernel: cannot lower kernel: ") << error;
     fn.erase();
     return failure();
   }
