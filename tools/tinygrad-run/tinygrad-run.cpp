@@ -332,10 +332,14 @@ int main(int argc, char **argv) {
 
   // Arguments in the kernel's order: buffers, then variables.
   std::vector<tgrt_arg> args;
-  for (int64_t slot : kernel->signature.globals) {
+  for (size_t gi = 0; gi < kernel->signature.globals.size(); ++gi) {
+    int64_t slot = kernel->signature.globals[gi];
     auto it = bufs.find(slot);
     if (it == bufs.end())
       die("the kernel takes buffer slot " + std::to_string(slot) + ", which the case does not define");
+    if (it->second.size < kernel->signature.bufferElems[gi])
+      die("slot " + std::to_string(slot) + ": the case gives " + std::to_string(it->second.size) +
+          " elements, the kernel's PARAM has " + std::to_string(kernel->signature.bufferElems[gi]));
     args.push_back(tgrt_arg_buffer(it->second.buf));
   }
   const json::Object *varVals = rec->getObject("var_vals");

@@ -23,6 +23,7 @@ namespace mlir::tinygrad {
 struct KernelSignature {
   std::string name;
   std::vector<int64_t> globals;  ///< buffer slots, in argument order
+  std::vector<int64_t> bufferElems; ///< elements each of those buffers needs
   std::vector<int64_t> outs, ins;
   std::vector<std::string> vars; ///< scalar arguments after the buffers
   int64_t coreIdArg = -1;        ///< argument index of core_id, -1 if none

@@ -787,6 +787,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     }
     argTypes.push_back(MemRefType::get({size}, et));
     sig.globals.push_back(p->param().slot);
+    sig.bufferElems.push_back(size);
   }
   for (size_t vi = 0; vi < vars.size(); ++vi) {
     UOpRef v = vars[vi];
