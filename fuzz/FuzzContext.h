@@ -2,6 +2,7 @@
 #ifndef TINYGRAD_FUZZ_FUZZCONTEXT_H
 #define TINYGRAD_FUZZ_FUZZCONTEXT_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tinygrad/InitAllDialects.h"

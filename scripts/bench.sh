@@ -12,3 +12,7 @@ fi
 ninja -C "$BUILD" bench-symbolic >/dev/null
 echo "== bench/symbolic"
 bench/symbolic/run.sh "$BUILD"
+
+ninja -C "$BUILD" bench-kernels >/dev/null
+echo "== bench/kernels"
+bench/kernels/run.sh "$BUILD"

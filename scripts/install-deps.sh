@@ -6,6 +6,7 @@ PKGS=(
   cmake ninja-build ccache make git
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-rt-22-dev
   libgtest-dev python3 python3-numpy pybind11-dev
+  libopenblas-dev  # bench/kernels: the OpenBLAS sgemm reference
 )
 missing=()
 for p in "${PKGS[@]}"; do
