@@ -21,7 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     module = tinygrad::importTinygradJSON(text, &fuzz.ctx, "fuzz");
   if (!module || failed(tinygrad::verifyKernelAST(*module)))
     return 0;
-  if (Value root = tinygrad::getTinygradRoot(*module))
-    (void)tinygrad::compileKernelForCPU(root);
+  if (Value root = tinygrad::getTinygradRoot(*module)) {
+    FailureOr<tinygrad::CPUKernel> kernel = tinygrad::compileKernelForCPU(root);
+    // A compiled kernel always has an object and a signature.
+    if (succeeded(kernel) && kernel->object.empty())
+      __builtin_trap();
+  }
   return 0;
 }
