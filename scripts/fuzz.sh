@@ -11,6 +11,7 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLLVM_USE_LINKER=lld -DTG_ENABLE_FUZZERS=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 for target in ${FUZZ_TARGETS:-parse json compile}; do
+  maxlen=8192
   mkdir -p "build-fuzz/corpus-$target"
   if [ "$target" = parse ]; then
     ninja -C build-fuzz -j 2 tinygrad-parse-fuzzer
@@ -20,6 +21,7 @@ for target in ${FUZZ_TARGETS:-parse json compile}; do
     ninja -C build-fuzz -j 2 tinygrad-compile-fuzzer
     [ -d ../shared/corpus/kernels ] && cp ../shared/corpus/kernels/*.json "build-fuzz/corpus-$target/" || true
     bin=build-fuzz/bin/tinygrad-compile-fuzzer
+    maxlen=120000 # corpus kernel files are up to ~100 KB
   else
     ninja -C build-fuzz -j 2 tinygrad-json-fuzzer
     find test -name '*.json' -exec cp {} "build-fuzz/corpus-$target/" \;
@@ -28,5 +30,5 @@ for target in ${FUZZ_TARGETS:-parse json compile}; do
   fi
   echo "== fuzzing $target for ${FUZZ_SECONDS:-600}s"
   "$bin" "build-fuzz/corpus-$target" -max_total_time="${FUZZ_SECONDS:-600}" \
-    -max_len=8192 -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/
+    -max_len="$maxlen" -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/
 done
