@@ -7,6 +7,8 @@
 // materializes the result in place of the old graph.
 //
 //===----------------------------------------------------------------------===//
+#include "tinygrad/Codegen/Decompositions.h"
+#include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Dialect/TG/IR/OpTable.h"
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
@@ -19,6 +21,8 @@ namespace mlir::tinygrad {
 #define GEN_PASS_DEF_SYMBOLICSIMPLE
 #define GEN_PASS_DEF_SYMBOLIC
 #define GEN_PASS_DEF_SIMPLIFYVALID
+#define GEN_PASS_DEF_DECOMPOSECPU
+#define GEN_PASS_DEF_CPUTHREADS
 #include "tinygrad/Transforms/Passes.h.inc"
 } // namespace mlir::tinygrad
 
@@ -33,7 +37,9 @@ bool isUOp(Operation *op) {
 
 /// Rewrites the UOp graphs of one block. Fails (with diagnostics) on
 /// rewrite errors such as division by zero or rule cycles.
-LogicalResult rewriteBlock(Block &block, const sym::PatternMatcher &pm) {
+using GraphRewrite = llvm::function_ref<sym::UOpRef(sym::Context &, sym::UOpRef)>;
+
+LogicalResult rewriteBlock(Block &block, GraphRewrite rewrite) {
   SmallVector<Operation *> uops, roots;
   for (Operation &op : block) {
     if (!isUOp(&op))
@@ -55,7 +61,7 @@ LogicalResult rewriteBlock(Block &block, const sym::PatternMatcher &pm) {
     sym::UOpRef in = importer.import(root->getResult(0));
     if (!in)
       return failure();
-    sym::UOpRef out = sym::graphRewrite(ctx, in, pm);
+    sym::UOpRef out = rewrite(ctx, in);
     if (!out) {
       InFlightDiagnostic diag = root->emitError("symbolic rewrite failed");
       for (const std::string &e : ctx.errors)
@@ -85,13 +91,16 @@ LogicalResult rewriteBlock(Block &block, const sym::PatternMatcher &pm) {
 }
 
 /// Rewrites every block under `root`; false on failure.
-bool runOnBlocks(Operation *root, const sym::PatternMatcher &pm) {
+bool runOnBlocks(Operation *root, GraphRewrite rewrite) {
   bool ok = true;
   root->walk([&](Block *block) {
-    if (ok && failed(rewriteBlock(*block, pm)))
+    if (ok && failed(rewriteBlock(*block, rewrite)))
       ok = false;
   });
   return ok;
+}
+bool runOnBlocks(Operation *root, const sym::PatternMatcher &pm) {
+  return runOnBlocks(root, [&](sym::Context &ctx, sym::UOpRef u) { return sym::graphRewrite(ctx, u, pm); });
 }
 
 struct SymbolicSimplePass
@@ -114,6 +123,25 @@ struct SimplifyValidPass
     : public mlir::tinygrad::impl::SimplifyValidBase<SimplifyValidPass> {
   void runOnOperation() override {
     if (!runOnBlocks(getOperation(), sym::symMoveWhereOnLoadIndexing()))
+      signalPassFailure();
+  }
+};
+
+struct DecomposeCPUPass : public mlir::tinygrad::impl::DecomposeCPUBase<DecomposeCPUPass> {
+  void runOnOperation() override {
+    if (!runOnBlocks(getOperation(), decomp::transcendentalPatterns()))
+      signalPassFailure();
+  }
+};
+
+struct CPUThreadsPass : public mlir::tinygrad::impl::CPUThreadsBase<CPUThreadsPass> {
+  using CPUThreadsBase::CPUThreadsBase;
+  void runOnOperation() override {
+    unsigned n = threads;
+    auto split = [&](sym::Context &ctx, sym::UOpRef u) {
+      return u->op == sym::Op::SINK ? opt::applyThreadHeuristic(ctx, u, n) : u;
+    };
+    if (!runOnBlocks(getOperation(), split))
       signalPassFailure();
   }
 };

@@ -60,6 +60,33 @@ def SimplifyValid : SymbolicPassBase<"tg-simplify-valid",
   }];
 }
 
+def DecomposeCPU : SymbolicPassBase<"tg-decompose-cpu",
+    "tinygrad's decompositions for the CPU target (xexp2, xlog2, xsin, xpow)"> {
+  let description = [{
+    The ops tinygrad's Clang renderer has no code for, rewritten with
+    tinygrad's own decompositions (codegen/decomp/transcendental.py): EXP2,
+    LOG2 and SIN of float16/32/64 become tinygrad's 1-ulp approximations
+    (Payne-Hanek reduction for large sin arguments), other float dtypes go
+    through float32, POW becomes xpow. Part of what tg-lower-kernel runs.
+  }];
+}
+
+def CPUThreads : SymbolicPassBase<"tg-cpu-threads",
+    "The THREAD opt of tinygrad's CPU heuristics (core_id over the outer axis)"> {
+  let description = [{
+    On each kernel SINK: the first WEAK axis divisible by the largest thread
+    count in {32,16,12,8,6,5,4,3,2} not above `threads` (about 128K ops per
+    thread) becomes `core_id * (n/T) + RANGE(n/T)`, core_id a variable in
+    [0, T). Outputs are computed the same way; tagged ASTs, kernels with a
+    core_id already and symbolic sizes are left alone. Part of what
+    tg-lower-kernel runs.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"2",
+           "cores available (tinygrad's global_max)">
+  ];
+}
+
 def TestPrintIntRanges : Pass<"tg-test-print-int-ranges"> {
   let summary = "Test: print upstream IntegerRangeAnalysis results as remarks";
   let description = [{
