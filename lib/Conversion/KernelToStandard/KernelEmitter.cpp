@@ -322,6 +322,12 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
   Value iv = emit(i);
   if (!iv)
     return failure();
+  // A memoized index (e.g. the RANGE itself) leaves the insertion point
+  // wherever the previous emit put it, possibly outside the index's loop.
+  int depth = depthOf(i);
+  if (depth < 0)
+    return failure();
+  setInsertionAt(depth);
   iv = convert(iv, i->dtype, DType::Int64);
   idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), iv);
   return success();
