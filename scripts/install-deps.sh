@@ -8,6 +8,12 @@ PKGS=(
   libgtest-dev python3 python3-numpy pybind11-dev
   libopenblas-dev  # bench/kernels: the OpenBLAS sgemm reference
 )
+# Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own tests through the
+# backend needs (torch is test_ops.py's oracle; pytest runs the files and
+# python/tests/test_tinygrad_real.py's plugin test). The stand-in tests need none of them.
+if [ "${TINYGRAD_TEST_DEPS:-0}" = 1 ]; then
+  PKGS+=(python3-torch python3-pytest python3-hypothesis)
+fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

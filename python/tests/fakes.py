@@ -11,10 +11,12 @@ from typing import Any
 class Ops(enum.IntEnum):  # IntEnum like tinygrad's, to catch "enum encoded as int" bugs
     SPECIAL = 1; PARAM = 2; CALL = 3; SINK = 4; STACK = 5; INDEX = 6; CAST = 7  # noqa: E702
     ADD = 8; MUL = 9; MAX = 10; RANGE = 11; CONST = 12; REDUCE = 13; NOOP = 14; CUSTOM = 15  # noqa: E702
+    STORE = 16; END = 17; LINEAR = 18; SOURCE = 19; BINARY = 20; PROGRAM = 21; CMPLT = 22  # noqa: E702
+    WHERE = 23; EXP2 = 24  # noqa: E702
 
 
 class AxisType(enum.Enum):
-    LOOP = 1; REDUCE = 2; WEAK = 3  # noqa: E702
+    LOOP = 1; REDUCE = 2; WEAK = 3; DEVICE = 4  # noqa: E702
 
 
 class AddrSpace(enum.IntEnum):
@@ -35,7 +37,7 @@ class DType:
 
 
 class dtypes:  # noqa: N801 - mirrors tinygrad's spelling
-    void, weakint, bool = DType("void"), DType("weakint"), DType("bool")
+    void, weakint, weakfloat, bool = DType("void"), DType("weakint"), DType("weakfloat"), DType("bool")
     int8, int32, uint8 = DType("signed char"), DType("int"), DType("unsigned char")
     float16, bfloat16, float32 = DType("half"), DType("__bf16"), DType("float")
 
@@ -106,11 +108,36 @@ class BufferizeOpts:
     removable: bool = True
 
 
+@dataclass(frozen=True)
+class ProgramInfo:
+    name: str = "test"
+    global_size: tuple = (1, 1, 1)
+    local_size: Any = None
+    vars: tuple = ()
+    globals: tuple = ()
+    outs: tuple = ()
+    ins: tuple = ()
+    target: Any = None
+
+
 class UOp:
     """Not hash-consed (unlike tinygrad), so tests can check that equal nodes are merged."""
 
     def __init__(self, op, dtype=dtypes.void, src=(), arg=None, tag=None):
         self.op, self.dtype, self.src, self.arg, self.tag = op, dtype, tuple(src), arg, tag
+
+    def __repr__(self):
+        return f"UOp({self.op.name}, {self.dtype.name}, arg={self.arg!r})"
+
+
+class API:
+    """What tinygrad_mlir.backend.build_program needs from tinygrad, as stand-ins."""
+    UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
+
+    @staticmethod
+    def variable(name, lo, hi, dtype):
+        return UOp(Ops.PARAM, getattr(dtypes, {"int": "int32"}.get(dtype, dtype)), (UOp(Ops.STACK),),
+                   ParamArg(-1, dtypes.int32, (lo, hi), 1, name, AddrSpace.ALU))
 
 
 def const(v, dtype=dtypes.weakint):

@@ -1,0 +1,381 @@
+"""Stand-in tests of the tinygrad backend plumbing (no tinygrad needed).
+
+Fake kernel ASTs (fakes.py) go through the real path: uop_json -> tinygrad-compile (subprocess) ->
+result checks -> PROGRAM/ProgramInfo built by tinygrad_mlir.backend with fake tinygrad classes.
+The object files are also linked into a shared library with clang-22 and run through ctypes, so
+the kernel ABI (buffers in `globals` order, then int vars) is checked without tinygrad.
+"""
+import ctypes
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from tinygrad_mlir import backend  # noqa: E402
+from tinygrad_mlir.backend import MLIRCompileError, CompilerNotFound  # noqa: E402
+import fakes as F  # noqa: E402
+from fakes import UOp, Ops, const, dtypes  # noqa: E402
+
+try:
+    COMPILER = backend.find_compiler()
+except CompilerNotFound as e:
+    COMPILER, NO_COMPILER = None, str(e)
+CLANG = shutil.which("clang-22") or shutil.which("clang")
+needs_compiler = unittest.skipIf(COMPILER is None, "tinygrad-compile is not built")
+
+
+def buf(slot, size, dt=dtypes.int32):
+    return UOp(Ops.PARAM, dt, (const(size),), F.ParamArg(slot, dt, device="CPU"))
+
+
+def rng(i, size, kind=F.AxisType.WEAK):
+    return UOp(Ops.RANGE, dtypes.weakint, (size if isinstance(size, UOp) else const(size),), (i, kind))
+
+
+def var(name, lo, hi):
+    return UOp(Ops.PARAM, dtypes.weakint, (UOp(Ops.STACK),),
+               F.ParamArg(-1, dtypes.weakint, (lo, hi), 1, name, F.AddrSpace.ALU))
+
+
+def sink(*srcs, name="test", tag=None):
+    return UOp(Ops.SINK, dtypes.void, srcs, F.KernelInfo(name=name), tag)
+
+
+def add_one_ast(n=3):
+    """E_3: out[i] = in[i] + 1 (int32), the shape of tinygrad's Tensor([1,2,3])+1 kernel."""
+    r = rng(0, n)
+    out, inp = buf(0, n), buf(1, n)
+    st = UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, dtypes.int32, (out, r)),
+                                      UOp(Ops.ADD, dtypes.int32, (UOp(Ops.INDEX, dtypes.int32, (inp, r)), const(1)))))
+    return sink(UOp(Ops.END, dtypes.void, (st, r)))
+
+
+def matmul_ast(m, k, n):
+    """r_k_m_n: c[i,j] = sum_l a[i,l]*b[l,j] (float32)."""
+    i, j, lr = rng(0, m), rng(1, n), rng(2, k, F.AxisType.REDUCE)
+    c, a, b = buf(0, m * n, dtypes.float32), buf(1, m * k, dtypes.float32), buf(2, k * n, dtypes.float32)
+
+    def lin(x, stride, y):
+        return UOp(Ops.ADD, dtypes.weakint, (UOp(Ops.MUL, dtypes.weakint, (x, const(stride))), y))
+    prod = UOp(Ops.MUL, dtypes.float32, (UOp(Ops.INDEX, dtypes.float32, (a, lin(i, k, lr))),
+                                         UOp(Ops.INDEX, dtypes.float32, (b, lin(lr, n, j)))))
+    red = UOp(Ops.REDUCE, dtypes.float32, (prod, lr), (Ops.ADD, 0))
+    st = UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, dtypes.float32, (c, lin(i, n, j))), red))
+    return sink(UOp(Ops.END, dtypes.void, (st, i, j)))
+
+
+def var_sum_ast(hi=10, n=None):
+    """r_n: out[0] = sum_{i<n} in[i]*2, n a Variable in [1, hi] (tinygrad's (t[:n]*2).sum())."""
+    n = var("n", 1, hi) if n is None else n
+    r = rng(0, n, F.AxisType.REDUCE)
+    out, inp = buf(0, 1, dtypes.float32), buf(1, hi, dtypes.float32)
+    red = UOp(Ops.REDUCE, dtypes.float32,
+              (UOp(Ops.MUL, dtypes.float32, (UOp(Ops.INDEX, dtypes.float32, (inp, r)), const(2.0, dtypes.weakfloat))), r),
+              (Ops.ADD, 0))
+    return sink(UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, dtypes.float32, (out, const(0))), red)))
+
+
+def fake_result(**kw):
+    res = {"name": "test", "object_hex": "7f454c46", "binary": b"\x7fELF", "globals": [0, 1], "outs": [0],
+           "ins": [1], "vars": [], "core_id_arg": -1, "global_size": [1, 1, 1]}
+    res.update(kw)
+    return res
+
+
+class Env:
+    """Temporarily set/unset environment variables."""
+
+    def __init__(self, **kw):
+        self.kw, self.saved = kw, {}
+
+    def __enter__(self):
+        for k, v in self.kw.items():
+            self.saved[k] = os.environ.get(k)
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    def __exit__(self, *a):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def run_object(res, args, tmp):
+    """Link the ELF object into a .so with clang and call the kernel through ctypes."""
+    obj, so = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.so")
+    with open(obj, "wb") as f:
+        f.write(res["binary"])
+    subprocess.run([CLANG, "-shared", "-nostdlib", "-o", so, obj], check=True, capture_output=True)
+    fn = getattr(ctypes.CDLL(so), res["name"])
+    fn.restype = None
+    fn(*args)
+
+
+class TestFindCompiler(unittest.TestCase):
+    def test_env_must_be_executable(self):
+        with Env(TINYGRAD_MLIR_COMPILE="/nonexistent/tinygrad-compile"):
+            with self.assertRaisesRegex(CompilerNotFound, "TINYGRAD_MLIR_COMPILE='/nonexistent"):
+                backend.find_compiler()
+
+    @needs_compiler
+    def test_env_wins_and_build_tree_default(self):
+        with Env(TINYGRAD_MLIR_COMPILE=None):
+            self.assertTrue(backend.find_compiler().endswith(os.path.join("build", "bin", "tinygrad-compile")))
+        with Env(TINYGRAD_MLIR_COMPILE=COMPILER):
+            self.assertEqual(backend.find_compiler(), COMPILER)
+
+    def test_missing_build_tree_message(self):
+        saved = backend._REPO
+        backend._REPO = "/nonexistent-repo"
+        try:
+            with Env(TINYGRAD_MLIR_COMPILE=None):
+                with self.assertRaisesRegex(CompilerNotFound, "make build"):
+                    backend.find_compiler()
+        finally:
+            backend._REPO = saved
+
+
+class TestNames(unittest.TestCase):
+    def test_default_name_replaced_in_tinygrad_style(self):
+        self.assertEqual(backend.kernel_name(add_one_ast()), "E_3")
+        self.assertEqual(backend.kernel_name(matmul_ast(4, 5, 6)), "r_4_6_5")
+        self.assertEqual(backend.kernel_name(var_sum_ast()), "r_n")
+
+    def test_real_name_kept(self):
+        a = add_one_ast()
+        a.arg = F.KernelInfo(name="E_3_custom")
+        self.assertEqual(backend.kernel_name(a), "E_3_custom")
+
+
+class TestParseResult(unittest.TestCase):
+    GOOD = ('{"name":"k","object_hex":"7f454c460102","globals":[0],"outs":[0],"ins":[],"vars":[],'
+            '"core_id_arg":-1,"global_size":[1,1,1],"compile_ms":1.5}')
+
+    def test_good(self):
+        r = backend.parse_result("noise\n" + self.GOOD + "\n")
+        self.assertEqual(r["binary"], bytes.fromhex("7f454c460102"))
+
+    def test_bad(self):
+        for text, msg in (("", "printed nothing"), ("{", "invalid JSON"),
+                          (self.GOOD.replace('"vars":[],', ''), "'vars' missing"),
+                          (self.GOOD.replace("7f454c46", "00000000"), "not ELF"),
+                          (self.GOOD.replace("7f454c460102", "zz"), "not hex")):
+            with self.assertRaisesRegex(MLIRCompileError, msg):
+                backend.parse_result(text, "E_3")
+
+    def test_error_names_kernel_and_pickles(self):
+        e = MLIRCompileError("E_3 (ast 123)", "boom", "{}")
+        self.assertIn("cannot compile kernel E_3 (ast 123): boom", str(e))
+        e2 = pickle.loads(pickle.dumps(e))  # raised in tinygrad's compile workers
+        self.assertEqual((e2.kernel, e2.detail, e2.ast_json, str(e2)), (e.kernel, e.detail, e.ast_json, str(e)))
+
+
+class TestBuildProgram(unittest.TestCase):
+    def test_fields(self):
+        ast = add_one_ast()
+        prg = backend.build_program(F.API, ast, fake_result(globals=[1, 0], outs=[0], ins=[1]), "TARGET",
+                                    source="SRC", estimates=(1, 2, 3))
+        self.assertIs(prg.op, Ops.PROGRAM)
+        self.assertEqual([s.op for s in prg.src], [Ops.SINK, Ops.LINEAR, Ops.SOURCE, Ops.BINARY])
+        self.assertEqual([p.arg.slot for p in prg.src[1].src], [1, 0])  # LINEAR in `globals` order
+        self.assertEqual((prg.src[2].arg, prg.src[3].arg), ("SRC", b"\x7fELF"))
+        k = prg.src[0].arg
+        self.assertEqual((k.name, k.estimates), ("test", F.Estimates(1, 2, 3)))
+        self.assertEqual(prg.src[0].src, ast.src)
+        info = prg.arg
+        self.assertEqual((info.name, info.global_size, info.local_size, info.globals, info.outs, info.ins, info.target),
+                         ("E_3", (1, 1, 1), (1, 1, 1), (1, 0), (0,), (1,), "TARGET"))
+
+    def test_vars_are_the_asts_params_with_argument_slots(self):
+        ast = var_sum_ast()
+        prg = backend.build_program(F.API, ast, fake_result(vars=["n"]), None, estimates=(0, 0, 0))
+        (v,) = prg.arg.vars
+        self.assertEqual((v.arg.name, v.arg.slot, v.arg.vmin_vmax, v.op), ("n", 2, (1, 10), Ops.PARAM))
+        self.assertIs(v.src[0].op, Ops.STACK)
+
+    def test_core_id(self):
+        prg = backend.build_program(F.API, var_sum_ast(),
+                                    fake_result(vars=["n", "core_id"], core_id_arg=3, global_size=[4, 1, 1]), None,
+                                    estimates=(0, 0, 0))
+        n, core = prg.arg.vars
+        self.assertEqual((n.arg.slot, core.arg.name, core.arg.slot, core.arg.vmin_vmax), (2, "core_id", 3, (0, 3)))
+        self.assertEqual(prg.arg.global_size, (4, 1, 1))
+
+    def test_mismatches_are_errors(self):
+        ast = add_one_ast()
+        for res, msg in ((fake_result(globals=[0, 5]), r"globals \[5\]"),
+                         (fake_result(vars=["m"]), "var 'm'"),
+                         (fake_result(vars=["core_id"], core_id_arg=1, global_size=[2, 1, 1]), "core_id_arg 1"),
+                         (fake_result(vars=["core_id"], global_size=[2, 1, 1]), "core_id_arg is -1"),
+                         (fake_result(global_size=[2, 1, 1]), "global_size")):
+            with self.assertRaisesRegex(MLIRCompileError, "E_3.*" + msg):
+                backend.build_program(F.API, ast, res, None, estimates=(0, 0, 0))
+
+    def test_device_range_needs_device_num(self):
+        d = rng(1, 2, F.AxisType.DEVICE)
+        ast = add_one_ast()
+        ast.src = (UOp(Ops.END, dtypes.void, (ast.src[0], d)),)
+        with self.assertRaisesRegex(MLIRCompileError, "DEVICE range"):
+            backend.build_program(F.API, ast, fake_result(), None, estimates=(0, 0, 0))
+        prg = backend.build_program(F.API, ast, fake_result(vars=["_device_num"]), None, estimates=(0, 0, 0))
+        self.assertEqual(prg.arg.vars[0].arg.vmin_vmax, (0, 1))
+
+
+class TestEstimates(unittest.TestCase):
+    def test_elementwise(self):
+        # tinygrad: Tensor([1,2,3])+1 -> Estimates(ops=3, lds=24, mem=24)
+        self.assertEqual(backend.estimate_ast(add_one_ast()), (3, 24, 24))
+
+    def test_matmul(self):
+        m, k, n = 4, 5, 6
+        ops, lds, mem = backend.estimate_ast(matmul_ast(m, k, n))
+        # MUL + accumulate per (i, j, l); two loads per (i, j, l), one store per (i, j)
+        self.assertEqual(ops, 2 * m * n * k)
+        self.assertEqual(lds, 4 * (2 * m * n * k + m * n))
+        self.assertEqual(mem, 4 * (m * k + k * n + m * n))  # loads capped at the buffer sizes
+
+    def test_index_math_excluded(self):
+        # the address arithmetic (MUL/ADD on weakint) is not counted, like ignore_indexing=True
+        ops, _, _ = backend.estimate_ast(matmul_ast(1, 1, 1))
+        self.assertEqual(ops, 2)
+
+    def test_symbolic_trip_count(self):
+        class Sym(UOp):
+            """A Variable that multiplies/adds symbolically, as tinygrad UOps do."""
+
+            def __init__(self, expr):
+                super().__init__(Ops.PARAM, dtypes.weakint, (UOp(Ops.STACK),),
+                                 F.ParamArg(-1, dtypes.weakint, (1, 10), 1, "n", F.AddrSpace.ALU))
+                self.expr = expr
+
+            def _op(self, o, sym, rev=False):
+                o = o.expr if isinstance(o, Sym) else o
+                return Sym(f"({o}{sym}{self.expr})" if rev else f"({self.expr}{sym}{o})")
+
+            def __mul__(self, o): return self._op(o, "*")  # noqa: E704
+            def __rmul__(self, o): return self._op(o, "*", True)  # noqa: E704
+            def __add__(self, o): return self._op(o, "+")  # noqa: E704
+            def __radd__(self, o): return self._op(o, "+", True)  # noqa: E704
+        ops, lds, mem = backend.estimate_ast(var_sum_ast(10, Sym("n")))
+        self.assertEqual(ops.expr, "((0+(1*n))+(1*n))")  # MUL and the accumulate, n times each
+        self.assertEqual(lds.expr, "((0+(4*(1*n)))+4)")  # n float loads, one float store
+        self.assertEqual(mem.expr, "((0+(0+(4*(1*n))))+4)")  # uncapped without smin
+        mem = backend.estimate_ast(var_sum_ast(10, Sym("n")), smin=lambda a, b: Sym(f"min({a.expr},{b})"))[2]
+        self.assertEqual(mem.expr, "((0+min((0+(4*(1*n))),40))+4)")  # capped at the 10-float buffer
+
+
+@needs_compiler
+class TestCompileAndRun(unittest.TestCase):
+    def test_add_one(self):
+        res, ast_json, name = backend.compile_kernel(add_one_ast())
+        self.assertEqual(name, "E_3")
+        self.assertIn('"op":"SINK"', ast_json)
+        self.assertEqual((res["globals"], res["outs"], res["ins"], res["vars"], res["core_id_arg"]),
+                         ([0, 1], [0], [1], [], -1))
+        self.assertEqual(res["binary"][:4], b"\x7fELF")
+        prg = backend.build_program(F.API, add_one_ast(), res, None, source=ast_json)
+        self.assertEqual(prg.src[0].arg.estimates, F.Estimates(3, 24, 24))
+        if CLANG:
+            out, inp = (ctypes.c_int32 * 3)(), (ctypes.c_int32 * 3)(1, 2, 3)
+            with tempfile.TemporaryDirectory() as tmp:
+                run_object(res, [ctypes.cast(b, ctypes.c_void_p) for b in (out, inp)], tmp)
+            self.assertEqual(list(out), [2, 3, 4])
+
+    @unittest.skipIf(CLANG is None, "no clang to link the object")
+    def test_matmul_runs(self):
+        m, k, n = 3, 4, 5
+        res, _, _ = backend.compile_kernel(matmul_ast(m, k, n))
+        a = [float(i % 7) - 3 for i in range(m * k)]
+        b = [float(i % 5) * 0.5 for i in range(k * n)]
+        c, ca, cb = (ctypes.c_float * (m * n))(), (ctypes.c_float * (m * k))(*a), (ctypes.c_float * (k * n))(*b)
+        by_slot = {0: c, 1: ca, 2: cb}
+        with tempfile.TemporaryDirectory() as tmp:
+            run_object(res, [ctypes.cast(by_slot[s], ctypes.c_void_p) for s in res["globals"]], tmp)
+        want = [sum(a[i * k + x] * b[x * n + j] for x in range(k)) for i in range(m) for j in range(n)]
+        self.assertEqual([round(x, 4) for x in c], want)
+
+    def test_variable_kernel(self):
+        ast = var_sum_ast(10)
+        res, _, _ = backend.compile_kernel(ast)
+        self.assertEqual(res["vars"], ["n"])
+        prg = backend.build_program(F.API, ast, res, None, estimates=(0, 0, 0))
+        self.assertEqual([v.arg.slot for v in prg.arg.vars], [len(res["globals"])])
+        if CLANG:
+            out, inp = (ctypes.c_float * 1)(), (ctypes.c_float * 10)(*range(10))
+            by_slot = {0: out, 1: inp}
+            with tempfile.TemporaryDirectory() as tmp:
+                run_object(res, [ctypes.cast(by_slot[s], ctypes.c_void_p) for s in res["globals"]] + [ctypes.c_int(4)],
+                           tmp)
+            self.assertEqual(out[0], 2.0 * (0 + 1 + 2 + 3))
+
+    def test_rejected_kernel_names_it_and_is_saved(self):
+        # a STORE into a PARAM whose size is not bounded cannot be lowered
+        bad = add_one_ast()
+        bad.src[0].src[0].src[0].src[0].src = (var("m", 0, None),)
+        with tempfile.TemporaryDirectory() as tmp:
+            with Env(TINYGRAD_MLIR_SAVE_FAILED=tmp):
+                with self.assertRaises(MLIRCompileError) as cm:
+                    backend.compile_kernel(bad)
+            self.assertIn("cannot compile kernel E_3 (ast ", str(cm.exception))
+            self.assertIn("tinygrad-compile exited 1", str(cm.exception))
+            saved = sorted(os.listdir(tmp))
+            self.assertEqual([os.path.splitext(f)[1] for f in saved], [".err", ".json"])
+            with open(os.path.join(tmp, saved[0])) as f:
+                self.assertIn("error", f.read())
+
+    def test_compiler_crash_is_reported(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "tinygrad-compile")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\necho 'it broke' >&2\nkill -SEGV $$\n")
+            os.chmod(fake, 0o755)
+            with Env(TINYGRAD_MLIR_COMPILE=fake):
+                with self.assertRaisesRegex(MLIRCompileError, "E_3.*killed by signal 11: it broke"):
+                    backend.compile_kernel(add_one_ast())
+
+
+class TestSitecustomize(unittest.TestCase):
+    SITE = os.path.join(os.path.dirname(HERE), "tinygrad_mlir", "site")
+
+    def run_py(self, code, dev):
+        with tempfile.TemporaryDirectory() as tmp:
+            # a second sitecustomize further down the path: ours must chain to it
+            with open(os.path.join(tmp, "sitecustomize.py"), "w") as f:
+                f.write("import os\nos.environ['CHAINED_SITECUSTOMIZE'] = '1'\n")
+            env = {k: v for k, v in os.environ.items() if k not in ("DEV", "PYTHONPATH")}
+            env["PYTHONPATH"] = os.pathsep.join([self.SITE, tmp])
+            if dev is not None:
+                env["DEV"] = dev
+            return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp)
+
+    def test_inactive_without_dev_mlir(self):
+        p = self.run_py("import sys, os; print('tinygrad_mlir.tinygrad' in sys.modules, "
+                        "os.environ.get('CHAINED_SITECUSTOMIZE'))", "CPU")
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, "False 1"), p.stderr)
+
+    def test_active_with_dev_mlir(self):
+        # without tinygrad importable the hook cannot load: a warning, not a crash
+        p = self.run_py("import sys, os; print(os.environ.get('CHAINED_SITECUSTOMIZE'))", "CPU:MLIR")
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, "1"), p.stderr)
+        try:
+            import tinygrad  # noqa: F401
+            have_tinygrad = True
+        except ImportError:
+            have_tinygrad = False
+        if not have_tinygrad:
+            self.assertIn("tinygrad-mlir: sitecustomize could not install the tinygrad hook", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

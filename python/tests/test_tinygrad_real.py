@@ -1,0 +1,215 @@
+"""Real tinygrad through the hook: DEV=CPU:MLIR must give the same results as DEV=CPU.
+
+Runs only when TINYGRAD_SRC points at a tinygrad checkout (the pinned commit a9069c17); every
+test is skipped otherwise. tinygrad runs in subprocesses (/usr/bin/python3 with Debian's numpy),
+so the environment (DEV, PYTHONPATH) is exactly what a user would set.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYDIR = os.path.dirname(HERE)
+SITE = os.path.join(PYDIR, "tinygrad_mlir", "site")
+sys.path.insert(0, PYDIR)
+TG = os.environ.get("TINYGRAD_SRC")
+PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+from tinygrad_mlir import backend  # noqa: E402
+
+try:
+    backend.find_compiler()
+    HAVE_COMPILER = True
+except backend.CompilerNotFound:
+    HAVE_COMPILER = False
+SKIP = ("TINYGRAD_SRC is not set (point it at a tinygrad checkout to run these)" if not TG else
+        f"TINYGRAD_SRC={TG} has no tinygrad/ package" if not os.path.isdir(os.path.join(TG, "tinygrad")) else
+        "tinygrad-compile is not built" if not HAVE_COMPILER else None)
+
+PROGRAMS = textwrap.dedent("""
+    import json, os, sys
+    import numpy as np
+    from tinygrad import Tensor, Variable, Device
+    rng = np.random.default_rng(0)
+    out = {"renderer": type(Device["CPU"].renderer).__name__, "pid": os.getpid()}
+    out["add"] = (Tensor([1, 2, 3]) + 1).tolist()
+    a, b = rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32)
+    out["matmul"] = (Tensor(a) @ Tensor(b)).numpy().tolist()
+    x = rng.standard_normal((16, 24)).astype(np.float32)
+    out["sum1"] = Tensor(x).sum(axis=1).numpy().tolist()
+    out["max0"] = Tensor(x).max(axis=0).numpy().tolist()
+    out["mean"] = Tensor(x).mean().item()
+    t, v = Tensor(np.arange(10, dtype=np.float32)), Variable("n", 1, 10)
+    out["var"] = [(t[:v.bind(n)] * 2).sum().item() for n in (3, 7)]
+    # several kernels in one schedule: compiled in tinygrad's worker pool (PARALLEL > 0)
+    y = Tensor(x)
+    out["multi"] = [r.numpy().tolist() for r in Tensor.realize(y + 1, y * y, (y - 2).relu())]
+    print("RESULT " + json.dumps(out))
+""")
+
+
+def run_py(code, dev, extra_env=None, pythonpath=None, timeout=600, cwd=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYGRAD_MLIR_", "PYTEST_"))}
+    env.update({"DEV": dev, "PYTHONPATH": os.pathsep.join(pythonpath or [PYDIR, TG]), "PARALLEL": "2"})
+    env.update(extra_env or {})
+    return subprocess.run([PY, "-c", code] if cwd is None else code, env=env, capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd or TG)
+
+
+def result_of(p):
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    raise AssertionError(f"no RESULT line (rc {p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
+
+
+def close(a, b, tol=1e-4):
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(close(x, y, tol) for x, y in zip(a, b))
+    return abs(a - b) <= tol * (1 + abs(b))
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestSameResultsAsTinygrad(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.log = os.path.join(cls.tmp.name, "kernels.log")
+        cls.ref = result_of(run_py(PROGRAMS, "CPU"))
+        cls.p = run_py("import tinygrad_mlir.tinygrad\n" + PROGRAMS, "CPU:MLIR", {"TINYGRAD_MLIR_LOG": cls.log})
+        cls.ours = result_of(cls.p)
+        with open(cls.log) as f:
+            cls.log_lines = f.read().splitlines()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_renderer_selected(self):
+        self.assertEqual((self.ref["renderer"], self.ours["renderer"]), ("ClangRenderer", "MLIRRenderer"))
+
+    def test_add(self):
+        self.assertEqual(self.ours["add"], [2, 3, 4])
+        self.assertEqual(self.ours["add"], self.ref["add"])
+
+    def test_matmul(self):
+        self.assertTrue(close(self.ours["matmul"], self.ref["matmul"]))
+
+    def test_reductions(self):
+        for k in ("sum1", "max0", "mean"):
+            self.assertTrue(close(self.ours[k], self.ref[k]), k)
+
+    def test_variable_kernel(self):
+        self.assertEqual(self.ours["var"], [6.0, 42.0])
+        self.assertEqual(self.ours["var"], self.ref["var"])
+        self.assertTrue(any("vars ['n']" in ln for ln in self.log_lines), self.log_lines)
+
+    def test_multi_kernel_schedule(self):
+        self.assertTrue(close(self.ours["multi"], self.ref["multi"]))
+
+    def test_every_kernel_went_through_our_compiler(self):
+        compiled = [ln for ln in self.log_lines if "] compiled " in ln]
+        self.assertGreaterEqual(len(compiled), 8, self.log_lines)
+        self.assertFalse([ln for ln in self.log_lines if "REJECTED" in ln or "FALLBACK" in ln])
+        self.assertNotIn("FALLBACK", self.p.stderr)
+        # the worker pool compiled some of them: unpickling MLIRRenderer installed the hook there
+        pids = {ln.split("]")[0] for ln in compiled}
+        self.assertIn(f"[pid {self.ours['pid']}", pids)
+        self.assertGreater(len(pids), 1, compiled)
+
+
+FAILING_COMPILER = "#!/bin/sh\necho 'error: this kernel is not supported' >&2\nexit 1\n"
+ADD = "from tinygrad import Tensor\nprint('RESULT', (Tensor([1, 2, 3]) + 1).tolist())\n"
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestErrorsAndFallback(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.fake = os.path.join(self.tmp.name, "tinygrad-compile")
+        with open(self.fake, "w") as f:
+            f.write(FAILING_COMPILER)
+        os.chmod(self.fake, 0o755)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_rejected_kernel_is_an_error_naming_it(self):
+        p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU:MLIR", {"TINYGRAD_MLIR_COMPILE": self.fake})
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("MLIRCompileError: tinygrad-mlir: cannot compile kernel E_3 (ast ", p.stderr)
+        self.assertIn("error: this kernel is not supported", p.stderr)
+        self.assertNotIn("RESULT", p.stdout)
+
+    def test_fallback_is_logged(self):
+        p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU:MLIR",
+                   {"TINYGRAD_MLIR_COMPILE": self.fake, "TINYGRAD_MLIR_FALLBACK": "1"})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("RESULT [2, 3, 4]", p.stdout)
+        self.assertRegex(p.stderr, r"tinygrad-mlir: FALLBACK to tinygrad's codegen for kernel E_3 \(ast \w+\): "
+                                   r"tinygrad-compile exited 1: error: this kernel is not supported")
+
+    def test_missing_compiler_is_a_clear_error(self):
+        p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU:MLIR",
+                   {"TINYGRAD_MLIR_COMPILE": os.path.join(self.tmp.name, "nope")})
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("CompilerNotFound", p.stderr)
+        self.assertIn("is not an executable file", p.stderr)
+
+    def test_check_mode_reports_a_wrong_kernel(self):
+        # a "compiler" that miscompiles x+1 as x*1: TINYGRAD_MLIR_CHECK must name that kernel
+        wrong = os.path.join(self.tmp.name, "wrong-compile")
+        with open(wrong, "w") as f:
+            f.write(f"#!/bin/sh\nsed 's/\"op\":\"ADD\"/\"op\":\"MUL\"/g' | {backend.find_compiler()} -\n")
+        os.chmod(wrong, 0o755)
+        log, saved = os.path.join(self.tmp.name, "log"), os.path.join(self.tmp.name, "saved")
+        p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU:MLIR",
+                   {"TINYGRAD_MLIR_COMPILE": wrong, "TINYGRAD_MLIR_CHECK": "1", "PARALLEL": "0",
+                    "TINYGRAD_MLIR_LOG": log, "TINYGRAD_MLIR_SAVE_FAILED": saved})
+        self.assertIn("RESULT [1, 2, 3]", p.stdout, p.stderr)  # the wrong kernel's result
+        with open(log) as f:
+            text = f.read()
+        self.assertRegex(text, r"CHECK MISMATCH E_3 \(ast \w+\): wrong result vs tinygrad's codegen on the real "
+                               r"inputs: slot 0 \(int32\): 3/3 differ, first at \[0\]: ours 1 vs tinygrad 2")
+        self.assertEqual(sorted(os.path.splitext(f)[1] for f in os.listdir(saved)), [".err", ".json", ".npz"])
+
+    def test_dev_cpu_is_untouched(self):
+        # importing the hook changes nothing for tinygrad's own renderer
+        p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU", {"TINYGRAD_MLIR_COMPILE": self.fake})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("RESULT [2, 3, 4]", p.stdout)
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestAutoImport(unittest.TestCase):
+    def test_sitecustomize(self):
+        code = ("import sys\nfrom tinygrad import Device\nprint('RESULT', type(Device['CPU'].renderer).__name__, "
+                "'tinygrad_mlir.tinygrad' in sys.modules)\n" + ADD.replace("print('RESULT',", "print('RESULT2',"))
+        p = run_py(code, "CPU:MLIR", pythonpath=[SITE, TG])  # python/ itself is not on the path
+        self.assertIn("RESULT MLIRRenderer True", p.stdout, p.stderr)
+        self.assertIn("RESULT2 [2, 3, 4]", p.stdout)
+
+    def test_pytest_plugin(self):
+        try:
+            import pytest  # noqa: F401
+        except ImportError:
+            self.skipTest("pytest is not installed (apt-get install python3-pytest)")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "test_x.py"), "w") as f:
+                f.write("from tinygrad import Tensor, Device\n"
+                        "def test_add():\n"
+                        "    assert type(Device['CPU'].renderer).__name__ == 'MLIRRenderer'\n"
+                        "    assert (Tensor([1, 2, 3]) + 1).tolist() == [2, 3, 4]\n")
+            p = run_py([PY, "-m", "pytest", "--noconftest", "-p", "no:cacheprovider", "-p", "tinygrad_mlir.tinygrad",
+                        "-q", "test_x.py"], "CPU:MLIR", cwd=tmp)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("1 passed", p.stdout)
+        self.assertIn("tinygrad-mlir: 1 kernels compiled in this process", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,389 @@
+"""The tinygrad-independent half of the tinygrad backend: kernel AST -> tinygrad-compile -> PROGRAM.
+
+tinygrad_mlir.tinygrad installs the hook into a live tinygrad; everything it does that does not
+need tinygrad itself lives here, so the plumbing can be tested with stand-in objects:
+
+* `find_compiler()`   where tinygrad-compile is (env TINYGRAD_MLIR_COMPILE, else the build tree).
+* `compile_kernel()`  one kernel AST (a UOp) -> JSON -> tinygrad-compile subprocess -> checked result.
+* `estimate_ast()`    tinygrad's Estimates (ops, lds, mem) computed on the raw kernel AST.
+* `build_program()`   the PROGRAM UOp tinygrad executes: SINK(KernelInfo with estimates), LINEAR of
+                      the buffer PARAMs in argument order, SOURCE, BINARY, arg=ProgramInfo.
+
+tinygrad classes reach this module only through the `api` argument (a namespace with UOp, Ops,
+ProgramInfo, Estimates, variable, smin), which the tests fill with fakes.
+"""
+import dataclasses
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+from .uop_json import _toposort, dtype_name, dumps
+
+ENV_COMPILER = "TINYGRAD_MLIR_COMPILE"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# python/tinygrad_mlir/ -> repository root
+_REPO = os.path.dirname(os.path.dirname(_HERE))
+
+
+class CompilerNotFound(RuntimeError):
+    pass
+
+
+class MLIRCompileError(RuntimeError):
+    """tinygrad-compile rejected (or crashed on) a kernel. Carries the kernel's name and AST JSON."""
+
+    def __init__(self, kernel, message, ast_json=None):
+        super().__init__(f"tinygrad-mlir: cannot compile kernel {kernel}: {message}")
+        self.kernel, self.detail, self.ast_json = kernel, message, ast_json
+
+    def __reduce__(self):  # raised in tinygrad's compile workers, unpickled in the parent
+        return type(self), (self.kernel, self.detail, self.ast_json)
+
+
+def find_compiler():
+    """Path of the tinygrad-compile executable, or CompilerNotFound with what was tried."""
+    env = os.environ.get(ENV_COMPILER)
+    if env:
+        if os.path.isfile(env) and os.access(env, os.X_OK):
+            return env
+        raise CompilerNotFound(f"{ENV_COMPILER}={env!r} is not an executable file")
+    tried = [os.path.join(_REPO, b, "bin", "tinygrad-compile") for b in ("build",)]
+    for p in tried:
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    raise CompilerNotFound(
+        "tinygrad-mlir: tinygrad-compile not found (tried " + ", ".join(tried) +
+        f"); build it with `make build` in {_REPO} or set {ENV_COMPILER} to its path")
+
+
+# ---------------------------------------------------------------- naming
+
+def _is_op(u, *names):
+    return u.op.name in names
+
+
+def _const_int(u):
+    """The int value of a CONST node, else None (a symbolic size)."""
+    if _is_op(u, "CONST") and isinstance(u.arg, int) and not isinstance(u.arg, bool):
+        return u.arg
+    return None
+
+
+def kernel_name(ast, topo=None):
+    """tinygrad's display name when the AST has one; otherwise one in tinygrad's style.
+
+    The raw ASTs of scheduled kernels are all named 'test' (tinygrad names kernels while it
+    optimizes them), so a default name is replaced by 'r_<sizes>' / 'E_<sizes>' from the ranges.
+    """
+    name = getattr(ast.arg, "name", None)
+    if name and name != "test":
+        return name
+    topo = _toposort(ast) if topo is None else topo
+    ranges = sorted((u for u in topo if _is_op(u, "RANGE")), key=lambda r: repr(r.arg))
+    sizes = []
+    for r in ranges:
+        n = _const_int(r.src[0]) if r.src else None
+        sizes.append(str(n) if n is not None else "n")
+    kind = "r" if any(_is_op(u, "REDUCE") for u in topo) else "E"
+    return "_".join([kind] + sizes)
+
+
+def ast_digest(ast_json):
+    return hashlib.sha1(ast_json.encode()).hexdigest()[:10]
+
+
+# ---------------------------------------------------------------- compile
+
+_RESULT_FIELDS = {"name": str, "object_hex": str, "globals": list, "outs": list, "ins": list,
+                  "vars": list, "core_id_arg": int, "global_size": list}
+
+
+def parse_result(stdout, kernel="kernel"):
+    """Decode and check tinygrad-compile's output line; returns the dict with `binary` (bytes) added."""
+    lines = [ln for ln in stdout.splitlines() if ln.strip()]
+    if not lines:
+        raise MLIRCompileError(kernel, "tinygrad-compile printed nothing")
+    try:
+        res = json.loads(lines[-1])
+    except ValueError as e:
+        raise MLIRCompileError(kernel, f"tinygrad-compile printed invalid JSON ({e}): {lines[-1][:200]!r}") from None
+    for k, t in _RESULT_FIELDS.items():
+        if not isinstance(res.get(k), t):
+            raise MLIRCompileError(kernel, f"tinygrad-compile result field {k!r} missing or not {t.__name__}")
+    try:
+        res["binary"] = bytes.fromhex(res["object_hex"])
+    except ValueError:
+        raise MLIRCompileError(kernel, "tinygrad-compile result object_hex is not hex") from None
+    if res["binary"][:4] != b"\x7fELF":
+        raise MLIRCompileError(kernel, "tinygrad-compile returned an object that is not ELF")
+    return res
+
+
+def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None):
+    """Run tinygrad-compile on one AST JSON text; the parsed result or MLIRCompileError."""
+    compiler = compiler or find_compiler()
+    if timeout is None:
+        timeout = float(os.environ.get("TINYGRAD_MLIR_TIMEOUT", "600"))
+    try:
+        p = subprocess.run([compiler, "-"], input=ast_json.encode(), capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise MLIRCompileError(kernel, f"tinygrad-compile timed out after {timeout:g}s", ast_json) from None
+    err = p.stderr.decode(errors="replace").strip()
+    if p.returncode != 0:
+        why = f"tinygrad-compile exited {p.returncode}" if p.returncode > 0 else \
+            f"tinygrad-compile was killed by signal {-p.returncode}"
+        raise MLIRCompileError(kernel, f"{why}: {err or '(no diagnostic)'}", ast_json)
+    try:
+        return parse_result(p.stdout.decode(errors="replace"), kernel)
+    except MLIRCompileError as e:
+        e.ast_json = ast_json
+        raise
+
+
+def save_failure(directory, kernel, ast_json, message):
+    """Write <dir>/<kernel>-<digest>.json (the AST) and .err (the diagnostic); returns the .json path."""
+    os.makedirs(directory, exist_ok=True)
+    base = os.path.join(directory, f"{kernel}-{ast_digest(ast_json)}")
+    with open(base + ".json", "w", encoding="utf-8") as f:
+        f.write(ast_json)
+    with open(base + ".err", "w", encoding="utf-8") as f:
+        f.write(message.rstrip() + "\n")
+    return base + ".json"
+
+
+def compile_kernel(ast, compiler=None):
+    """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel."""
+    topo = _toposort(ast)
+    name = kernel_name(ast, topo)
+    try:
+        ast_json = dumps(ast)
+    except Exception as e:  # an arg the JSON format cannot carry
+        raise MLIRCompileError(name, f"cannot serialize the AST: {type(e).__name__}: {e}") from None
+    label = f"{name} (ast {ast_digest(ast_json)})"
+    try:
+        res = run_compiler(ast_json, label, compiler)
+    except MLIRCompileError as e:
+        if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
+            save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], name, ast_json, e.detail)
+        raise
+    return res, ast_json, name
+
+
+# ---------------------------------------------------------------- estimates
+
+_ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
+             "int64": 8, "uint64": 8, "_uint128": 16, "_uint256": 32, "float16": 2, "bfloat16": 2,
+             "float32": 4, "float64": 8, "fp8e4m3": 1, "fp8e5m2": 1, "fp8e4m3fnuz": 1, "fp8e5m2fnuz": 1,
+             "weakint": 8, "weakfloat": 4, "void": 0}
+
+# tinygrad's GroupOp.ALU (Unary + Binary + Ternary) by name
+_ALU = frozenset((
+    "EXP2 LOG2 SIN SQRT RECIPROCAL NEG TRUNC ADD MUL SHL SHR CDIV MAX CMOD CMPLT CMPNE CMPEQ XOR OR AND "
+    "THREEFRY SUB FDIV POW FLOORDIV FLOORMOD WHERE MULACC").split())
+
+
+def _itemsize(dt):
+    try:
+        return _ITEMSIZE.get(dtype_name(dt), 4)
+    except ValueError:
+        return getattr(dt, "itemsize", 4)
+
+
+def _buffer_of(index):
+    b = index.src[0] if index.src else None
+    while b is not None and not _is_op(b, "PARAM") and b.src:
+        b = b.src[0]
+    return b if b is not None and _is_op(b, "PARAM") else None
+
+
+def estimate_ast(ast, smin=None):
+    """(ops, lds, mem) for a raw kernel AST, following tinygrad's Estimates.from_uops(ignore_indexing=True).
+
+    tinygrad counts on the optimized, linearized kernel; the raw AST has no loops, so a node's
+    trip count is the product of the sizes of the loops tinygrad's linearizer would place it in:
+    the RANGEs it depends on that no REDUCE/END between it and them has closed, plus, for a node
+    inside a REDUCE's loop, the loops around that REDUCE:
+      ops: every ALU node not used only for addressing (INDEX operands), x its trip count; a
+           REDUCE counts one op per iteration (the accumulate).
+      lds: bytes loaded (an INDEX used as a value) and stored, x trip count.
+      mem: per buffer and direction, bytes accessed, capped at the buffer's size.
+    Differences from tinygrad's numbers: tinygrad counts after its own rewrites, so decomposed
+    ops (EXP2/LOG2/SIN polynomials, fast integer division, POW) count more there, folded
+    patterns (arange sums) count less, and gated loads count no WHERE. Sizes may be symbolic
+    (UOps) for Variable kernels; `smin` (tinygrad's) caps symbolic mem, else it is left uncapped.
+    """
+    topo = _toposort(ast)
+    open_ranges = {}
+    for u in topo:
+        s = set()
+        for x in u.src:
+            s |= open_ranges[id(x)]
+        if _is_op(u, "RANGE"):
+            s.add(u)
+        elif _is_op(u, "REDUCE", "END"):
+            s -= set(x for x in u.src[1:] if _is_op(x, "RANGE"))
+        open_ranges[id(u)] = frozenset(s)
+
+    # A node inside a REDUCE's loop (it depends on one of the REDUCE's ranges) also sits inside
+    # every loop around that REDUCE: the accumulator lives per iteration of the outer loops.
+    closer = {}
+    for u in topo:
+        if _is_op(u, "REDUCE"):
+            for r in u.src[1:]:
+                closer.setdefault(id(r), u)
+    encl_memo = {}
+
+    def enclosing(u):
+        if id(u) not in encl_memo:
+            rs, todo = set(open_ranges[id(u)]), list(open_ranges[id(u)])
+            while todo:
+                red = closer.get(id(todo.pop()))
+                if red is not None:
+                    for r in enclosing(red) - rs:
+                        rs.add(r)
+            encl_memo[id(u)] = frozenset(rs)
+        return encl_memo[id(u)]
+
+    def trips(rs):
+        m = 1
+        for r in sorted(rs, key=lambda r: repr(r.arg)):
+            n = _const_int(r.src[0]) if r.src else None
+            m = m * (n if n is not None else r.src[0])
+        return m
+
+    def cap(a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return min(a, b)
+        return smin(a, b) if smin is not None else a
+
+    excluded, store_addrs = set(), set()
+    for u in topo:
+        if _is_op(u, "INDEX"):
+            for s in u.src[1:]:
+                excluded.update(id(x) for x in _toposort(s))
+        if _is_op(u, "STORE") and u.src:
+            a = u.src[0]
+            store_addrs.add(id(a.src[0] if _is_op(a, "CAST") and a.src else a))
+    loaded = set()
+    for u in topo:
+        for i, s in enumerate(u.src):
+            if _is_op(s, "INDEX") and not (_is_op(u, "STORE") and i == 0) and \
+               not (_is_op(u, "CAST") and id(s) in store_addrs):
+                loaded.add(id(s))
+
+    ops, lds, mem = 0, 0, {}
+
+    def access(idx, kind, nbytes):
+        buf = _buffer_of(idx)
+        if buf is None:
+            return
+        key = (id(buf), kind)
+        size = _const_int(buf.src[0]) if buf.src else None
+        total = mem.get(key, 0) + nbytes
+        mem[key] = cap(total, size * _itemsize(buf.dtype)) if size is not None else total
+
+    for u in topo:
+        if u.op.name in _ALU and id(u) not in excluded:
+            ops = ops + trips(enclosing(u))
+        elif _is_op(u, "REDUCE") and id(u) not in excluded:
+            ops = ops + trips(enclosing(u.src[0]) | enclosing(u) | set(x for x in u.src[1:] if _is_op(x, "RANGE")))
+        if _is_op(u, "INDEX") and id(u) in loaded:
+            nbytes = _itemsize(u.dtype) * trips(enclosing(u))
+            lds = lds + nbytes
+            access(u, "LOAD", nbytes)
+        if _is_op(u, "STORE") and len(u.src) >= 2:
+            nbytes = _itemsize(u.src[1].dtype) * trips(enclosing(u))
+            lds = lds + nbytes
+            a = u.src[0]
+            access(a.src[0] if _is_op(a, "CAST") and a.src else a, "STORE", nbytes)
+    total_mem = 0
+    for v in mem.values():
+        total_mem = total_mem + v
+    return ops, lds, total_mem
+
+
+# ---------------------------------------------------------------- PROGRAM
+
+def _is_alu_param(u):
+    a = getattr(u.arg, "addrspace", None)
+    return _is_op(u, "PARAM") and a is not None and getattr(a, "name", a) == "ALU"
+
+
+def _with_slot(api, u, slot):
+    if u.arg.slot == slot:
+        return u
+    return api.UOp(u.op, u.dtype, tuple(u.src), dataclasses.replace(u.arg, slot=slot), getattr(u, "tag", None))
+
+
+def build_program(api, ast, res, target, source=None, estimates=None, name=None):
+    """The PROGRAM UOp for `ast` compiled to `res` (parse_result's dict).
+
+    PROGRAM(SINK(the AST's own srcs, arg=KernelInfo + estimates), LINEAR(buffer PARAMs in
+    `globals` order), SOURCE(source), BINARY(object)) with ProgramInfo(name, global_size,
+    (1,1,1), vars, globals, outs, ins, target). `vars` are the AST's own variable PARAMs in the
+    compiler's argument order, with slot = their argument index (what tinygrad's own lowering
+    gives them); `core_id` and `_device_num` are made with api.variable when the compiler asks
+    for them. `estimates` is (ops, lds, mem) or an Estimates; None computes estimate_ast.
+    """
+    topo = _toposort(ast)
+    name = name or kernel_name(ast, topo)
+    bufs, var_params, device_ranges = {}, {}, []
+    for u in topo:
+        if _is_op(u, "PARAM"):
+            if _is_alu_param(u):
+                var_params.setdefault(u.arg.name, u)
+            else:
+                bufs.setdefault(u.arg.slot, u)
+        if _is_op(u, "RANGE") and getattr(u.arg[-1], "name", None) == "DEVICE":
+            device_ranges.append(u)
+
+    def bad(msg):
+        return MLIRCompileError(name, f"tinygrad-compile result does not fit the AST: {msg}")
+
+    missing = [s for s in res["globals"] if s not in bufs]
+    if missing:
+        raise bad(f"globals {missing} are not buffer PARAM slots of the AST ({sorted(bufs)})")
+    linear = [bufs[s] for s in res["globals"]]
+    vars_ = []
+    for i, vname in enumerate(res["vars"]):
+        slot = len(linear) + i
+        if vname in var_params:
+            vars_.append(_with_slot(api, var_params[vname], slot))
+        elif vname == "core_id":
+            if res["global_size"][0] < 1:
+                raise bad(f"core_id with global_size {res['global_size']}")
+            vars_.append(_with_slot(api, api.variable("core_id", 0, res["global_size"][0] - 1, "int"), slot))
+        elif vname == "_device_num" and device_ranges:
+            r = device_ranges[0]
+            vars_.append(_with_slot(api, api.variable("_device_num", 0, _const_int(r.src[0]) - 1, "weakint"), slot))
+        else:
+            raise bad(f"var {vname!r} is not a variable of the AST ({sorted(var_params)})")
+    if device_ranges and "_device_num" not in res["vars"]:
+        raise bad("the AST has a DEVICE range but the compiler did not make it the _device_num argument")
+    core = res["core_id_arg"]
+    if core >= 0 and ("core_id" not in res["vars"] or core != len(linear) + res["vars"].index("core_id")):
+        raise bad(f"core_id_arg {core} is not the core_id argument (vars {res['vars']})")
+    if core < 0 and "core_id" in res["vars"]:
+        raise bad("core_id is a var but core_id_arg is -1")
+    gs = tuple(int(x) for x in res["global_size"])
+    if len(gs) != 3 or min(gs) < 1 or (core < 0 and gs[0] != 1):
+        raise bad(f"global_size {res['global_size']}")
+
+    if estimates is None:
+        estimates = estimate_ast(ast, getattr(api, "smin", None))
+    if isinstance(estimates, tuple):
+        estimates = api.Estimates(*estimates)
+    kinfo = dataclasses.replace(ast.arg, estimates=estimates)
+    sink = api.UOp(api.Ops.SINK, ast.dtype, tuple(ast.src), kinfo, getattr(ast, "tag", None))
+    info = api.ProgramInfo(name, gs, (1, 1, 1), tuple(vars_), tuple(res["globals"]), tuple(res["outs"]),
+                           tuple(res["ins"]), target)
+    src = (sink, api.UOp(api.Ops.LINEAR, src=tuple(linear)),
+           api.UOp(api.Ops.SOURCE, arg=source if source is not None else f"// {name}"),
+           api.UOp(api.Ops.BINARY, arg=res["binary"]))
+    return api.UOp(api.Ops.PROGRAM, src=src, arg=info)
+
+
+def log(msg):
+    print(f"tinygrad-mlir: {msg}", file=sys.stderr, flush=True)

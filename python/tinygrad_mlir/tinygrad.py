@@ -1,0 +1,286 @@
+"""tinygrad-mlir as tinygrad's CPU codegen: `DEV=CPU:MLIR` compiles every CPU kernel with our compiler.
+
+Importing this module patches a live tinygrad (no tinygrad file is edited), as designed in
+shared/reference/tinygrad-backend-hook.md (option A):
+
+1. `MLIRRenderer(ClangRenderer)` joins the CPU device's renderer list, so `DEV=CPU:MLIR` (or
+   `Context(DEV="CPU:MLIR")`) selects it; the device stays "CPU".
+2. `tinygrad.codegen.do_to_program` is wrapped: for our renderer and a kernel SINK it serializes
+   the raw kernel AST (uop_json), runs `tinygrad-compile` as a subprocess and returns the
+   compiled PROGRAM (SINK + KernelInfo with estimates, LINEAR of buffer PARAMs, SOURCE = the AST
+   JSON, BINARY = our ELF object, arg = ProgramInfo). Anything else goes to tinygrad's original.
+
+Use it as `import tinygrad_mlir.tinygrad`, as a pytest plugin (`-p tinygrad_mlir.tinygrad`), or
+through python/tinygrad_mlir/site/sitecustomize.py on PYTHONPATH (for subprocesses).
+
+Environment:
+  TINYGRAD_MLIR_COMPILE=path     the tinygrad-compile executable (default: <repo>/build/bin/)
+  TINYGRAD_MLIR_FALLBACK=1       a kernel we cannot compile falls back to tinygrad's own codegen
+                                 (logged to stderr); without it the error names the kernel
+  TINYGRAD_MLIR_LOG=1|path       one line per compiled / rejected kernel, to stderr or appended
+                                 to `path` (with the pytest test id, except from compile workers)
+  TINYGRAD_MLIR_SAVE_FAILED=dir  write each rejected kernel's AST JSON and diagnostic there
+  TINYGRAD_MLIR_ESTIMATES=ast|tinygrad  how KernelInfo.estimates is computed: `ast` (default)
+                                 counts on the raw AST (backend.estimate_ast); `tinygrad` runs
+                                 tinygrad's own lowering + Estimates.from_uops (exact, slower)
+  TINYGRAD_MLIR_TIMEOUT=seconds  per-kernel compile timeout (default 600)
+  TINYGRAD_MLIR_CHECK=1          diagnostic: also build tinygrad's own program for each kernel; each
+                                 launch of ours first runs tinygrad's on copies of the real
+                                 buffers, then compares the outputs and reports (log; with
+                                 SAVE_FAILED also the AST and the inputs as .npz) every kernel
+                                 whose results differ. Needs PARALLEL=0 (one process)
+
+Tagged ASTs (ast.tag is not None: tinygrad's "don't optimize") and KernelInfo's opts_to_apply /
+beam hints travel unchanged in the AST JSON; tinygrad-compile applies no tinygrad-style opts,
+which satisfies both. BEAM search does not run for our kernels.
+"""
+import os
+import sys
+import time
+
+import tinygrad.codegen as _codegen
+from tinygrad.device import Compiled
+from tinygrad.dtype import dtypes
+from tinygrad.renderer import Estimates
+from tinygrad.renderer.cstyle import ClangRenderer
+from tinygrad.uop.ops import Ops, ProgramInfo, UOp, smin
+
+from . import backend
+from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
+
+
+class _API:
+    """The tinygrad classes backend.build_program builds with."""
+    UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
+    smin = staticmethod(smin)
+
+    @staticmethod
+    def variable(name, lo, hi, dtype):
+        return UOp.variable(name, lo, hi, getattr(dtypes, dtype), param=True)
+
+
+class MLIRRenderer(ClangRenderer):
+    """Selected by DEV=CPU:MLIR. Inherits Clang's capability flags (what tinygrad's tests query)
+    and its C renderer + compiler, which only the TINYGRAD_MLIR_FALLBACK path uses."""
+
+
+stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0}
+_original_do_to_program = None
+
+
+def _env_on(name):
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def _log(msg):
+    """TINYGRAD_MLIR_LOG: '1' -> stderr, a path -> appended there (with the current pytest test)."""
+    dest = os.environ.get("TINYGRAD_MLIR_LOG", "")
+    if dest in ("", "0"):
+        return
+    if dest == "1":
+        backend.log(msg)
+        return
+    import multiprocessing
+    # a compile worker's environment holds the test that was running when the pool started
+    in_worker = multiprocessing.current_process().name != "MainProcess"
+    test = "" if in_worker else os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    with open(dest, "a", encoding="utf-8") as f:
+        f.write(f"[pid {os.getpid()}] {test + ': ' if test else ''}{msg}\n")
+
+
+def _tinygrad_estimates(ast, renderer):
+    """tinygrad's own estimates: its lowering of this AST, linearized, counted by Estimates.from_uops."""
+    from tinygrad.codegen import full_rewrite_to_sink, line_rewrite, pm_linearize_cleanups, linearize
+    sink = full_rewrite_to_sink(ast, renderer, optimize=ast.tag is None)
+    return Estimates.from_uops(tuple(line_rewrite(linearize(sink), pm_linearize_cleanups)), ignore_indexing=True)
+
+
+def compile_to_program(ast, renderer):
+    """Our do_to_program for a kernel SINK: the compiled PROGRAM UOp, or MLIRCompileError."""
+    t0 = time.perf_counter()
+    res, ast_json, name = backend.compile_kernel(ast)
+    est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
+    prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
+    stats["compiled"] += 1
+    stats["compile_s"] += time.perf_counter() - t0
+    _log(f"compiled {name} (ast {backend.ast_digest(ast_json)}) in {res.get('compile_ms', 0):.1f} ms, "
+         f"{len(res['binary'])} B, globals {res['globals']}, vars {res['vars']}, global_size {res['global_size']}")
+    if _env_on("TINYGRAD_MLIR_CHECK"):
+        register_check(ast, renderer, prg, name, ast_json)
+    return prg
+
+
+_check_refs = {}  # our PROGRAM's key -> (it, tinygrad's PROGRAM for the same AST, label, AST JSON, buffer dtypes)
+
+
+def register_check(ast, renderer, prg, name, ast_json):
+    """TINYGRAD_MLIR_CHECK: also build tinygrad's own (Clang) program for `ast`; every launch of
+    ours is then compared with it on the same (real) inputs (see _CheckingProgram)."""
+    import dataclasses
+    label = f"{name} (ast {backend.ast_digest(ast_json)})"
+    try:
+        ref = _original_do_to_program(ast, ClangRenderer(dataclasses.replace(renderer.target, renderer="CLANG")))
+    except Exception as e:
+        _log(f"CHECK unavailable for {label}: tinygrad's codegen failed: {type(e).__name__}: {e}")
+        return
+    dts = {u.arg.slot: getattr(u.dtype, "base", u.dtype) for u in ast.toposort()
+           if u.op is Ops.PARAM and not backend._is_alu_param(u)}
+    _check_refs[prg.key] = (prg, ref, label, ast_json, dts)
+
+
+class _HostBuf:
+    def __init__(self, data):
+        import numpy as np
+        self.arr = np.frombuffer(bytearray(data), dtype=np.uint8)
+        self.va_addr, self.size = self.arr.ctypes.data, len(data)
+
+
+class _CheckingProgram:
+    """Runs tinygrad's program on copies of the buffers, then ours on the real ones, and compares."""
+
+    def __init__(self, ours, ref_rt, prg, ref, label, ast_json, dts):
+        self.ours, self.ref_rt, self.prg, self.ref = ours, ref_rt, prg, ref
+        self.label, self.ast_json, self.dts = label, ast_json, dts
+
+    def __getattr__(self, k):
+        return getattr(self.ours, k)
+
+    def __call__(self, *bufs, global_size=(1, 1, 1), local_size=(1, 1, 1), vals=(), wait=False, **kw):
+        import ctypes
+        by_slot = dict(zip(self.prg.arg.globals, bufs))
+        before = {s: ctypes.string_at(b.va_addr, b.size) for s, b in by_slot.items()}
+        copies = {s: _HostBuf(d) for s, d in before.items()}
+        var_vals = {v.expr: x for v, x in zip(self.prg.arg.vars, vals) if v.expr != "core_id"}
+        gs, ls = self.ref.arg.launch_dims(var_vals)
+        self.ref_rt(*[copies[s] for s in self.ref.arg.globals], global_size=gs, local_size=ls,
+                    vals=self.ref.arg.vals(var_vals), wait=True)
+        ret = self.ours(*bufs, global_size=global_size, local_size=local_size, vals=vals, wait=wait, **kw)
+        self.compare(by_slot, before, copies, var_vals)
+        return ret
+
+    def compare(self, by_slot, before, copies, var_vals):
+        import ctypes
+        import numpy as np
+        from tinygrad.dtype import _to_np_dtype
+        stats["checked"] += 1
+        bad = []
+        for s in sorted(set(self.prg.arg.outs) | set(self.ref.arg.outs)):
+            dt = self.dts.get(s)
+            npdt = _to_np_dtype(dt) if dt is not None and dt not in (dtypes.bfloat16, *dtypes.fp8s) else np.uint8
+            ours = np.frombuffer(ctypes.string_at(by_slot[s].va_addr, by_slot[s].size), dtype=npdt)
+            ref = np.frombuffer(copies[s].arr.tobytes(), dtype=npdt)
+            if ours.dtype.kind == "f":
+                tol = 1e-2 if ours.dtype.itemsize <= 2 else 1e-5
+                ok = np.isclose(ours, ref, rtol=tol, atol=tol, equal_nan=True)
+            else:
+                ok = ours == ref
+            if not ok.all():
+                i = int(np.argmin(ok))
+                bad.append(f"slot {s} ({ours.dtype}): {int((~ok).sum())}/{ok.size} differ, first at [{i}]: "
+                           f"ours {ours[i]!r} vs tinygrad {ref[i]!r}")
+        if not bad:
+            return
+        stats["mismatched"] += 1
+        msg = f"wrong result vs tinygrad's codegen on the real inputs{f' (vars {var_vals})' if var_vals else ''}: " + \
+            "; ".join(bad)
+        _log(f"CHECK MISMATCH {self.label}: {msg}")
+        if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
+            path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "wrong-" + self.label.split()[0],
+                                        self.ast_json, msg)
+            # the inputs, by slot (raw bytes before the launch), to rerun the kernel
+            np.savez(path[:-5] + ".inputs.npz", **{f"slot{s}": np.frombuffer(d, np.uint8) for s, d in before.items()})
+
+
+def _install_check_runtime():
+    orig = Compiled.runtime
+    if getattr(orig, "_tinygrad_mlir", False):
+        return
+
+    def runtime(self, obj):
+        rt = orig(self, obj)
+        chk = _check_refs.get(obj.profile_key)
+        if chk is None:
+            return rt
+        prg, ref, label, ast_json, dts = chk
+        return _CheckingProgram(rt, orig(self, ref.to_elf()), prg, ref, label, ast_json, dts)
+    runtime._tinygrad_mlir = True
+    Compiled.runtime = runtime
+
+
+def do_to_program(ast, renderer):
+    """Replacement for tinygrad.codegen.do_to_program (looked up there at call time)."""
+    if not (isinstance(renderer, MLIRRenderer) and ast.op is Ops.SINK):
+        return _original_do_to_program(ast, renderer)
+    try:
+        return compile_to_program(ast, renderer)
+    except MLIRCompileError as e:
+        stats["failed"] += 1
+        _log(f"REJECTED {e.kernel}: {e.detail.splitlines()[0][:300] if e.detail else ''}")
+        if not _env_on("TINYGRAD_MLIR_FALLBACK"):
+            raise
+        stats["fallback"] += 1
+        backend.log(f"FALLBACK to tinygrad's codegen for kernel {e.kernel}: {e.detail.splitlines()[0][:300]}")
+        return _original_do_to_program(ast, renderer)
+
+
+def _add_renderer(renderers):
+    if MLIRRenderer not in renderers:
+        renderers.append(MLIRRenderer)
+
+
+def install():
+    """Idempotent: register MLIRRenderer on CPU devices and wrap do_to_program."""
+    global _original_do_to_program
+    if getattr(_codegen.do_to_program, "_tinygrad_mlir", False):
+        return
+    _original_do_to_program = _codegen.do_to_program
+    do_to_program._tinygrad_mlir = True
+    _codegen.do_to_program = do_to_program
+
+    orig_init = Compiled.__init__
+
+    def __init__(self, device, allocator, renderers, *args, **kwargs):
+        if device.split(":")[0].upper() == "CPU":
+            renderers = list(renderers or [])
+            _add_renderer(renderers)
+        orig_init(self, device, allocator, renderers, *args, **kwargs)
+    __init__._tinygrad_mlir = True
+    if not getattr(Compiled.__init__, "_tinygrad_mlir", False):
+        Compiled.__init__ = __init__
+
+    if _env_on("TINYGRAD_MLIR_CHECK"):
+        _install_check_runtime()
+
+    # CPU devices opened before this import
+    from tinygrad.device import Device
+    for dn in list(getattr(Device, "_opened_devices", ())):
+        if dn.split(":")[0] == "CPU":
+            try:
+                _add_renderer(Device[dn].renderers)
+            except Exception:  # device usage disallowed here (e.g. a compile worker)
+                pass
+
+
+install()
+
+
+# ---------------------------------------------------------------- pytest plugin (-p tinygrad_mlir.tinygrad)
+
+def pytest_report_header(config):
+    try:
+        where = backend.find_compiler()
+    except CompilerNotFound as e:
+        where = f"NOT FOUND ({e})"
+    return [f"tinygrad-mlir: DEV={os.environ.get('DEV', '')!s} compiler={where}"]
+
+
+def pytest_terminal_summary(terminalreporter):
+    s = stats
+    terminalreporter.write_line(
+        f"tinygrad-mlir: {s['compiled']} kernels compiled in this process (compile workers not counted) "
+        f"in {s['compile_s']:.1f}s, {s['failed']} rejected, {s['fallback']} fell back" +
+        (f", {s['checked']} checked against tinygrad, {s['mismatched']} differ" if s["checked"] else ""))
+
+
+if __name__ == "__main__":
+    print(f"tinygrad-mlir hook installed; compiler: {backend.find_compiler()}", file=sys.stderr)
