@@ -5,13 +5,13 @@
 // Emitting the (hoisted) constant first must not drag the store's index cast
 // out of the loop: it was emitted before the loop, using the induction
 // variable ("operand #0 does not dominate this use").
-// CHECK-LABEL: func.func @test(%{{.*}}: memref<10xf32>)
+// CHECK-LABEL: func.func @test(%{{.*}}: memref<10xf32> {llvm.noalias})
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: scf.for %[[I:.*]] =
 // CHECK:   %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK:   %[[IDX:.*]] = arith.index_cast %[[I64]] : i64 to index
 // CHECK:   memref.store %[[ONE]], %arg0[%[[IDX]]]
-// LLVM: llvm.func @test(%{{.*}}: !llvm.ptr)
+// LLVM: llvm.func @test(%{{.*}}: !llvm.ptr {llvm.noalias})
 %0 = tg.const 10 : !tg.weakint
 %1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
 %2 = tgk.range %0 [0] <weak> : !tg.weakint
