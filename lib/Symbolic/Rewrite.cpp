@@ -57,12 +57,15 @@ UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x, void *user) const {
   pat::OpSet srcOps;
   for (UOpRef s : x->src)
     srcOps.insert(s->op);
+  // One binding array for every rule: the matcher unbinds as it backtracks,
+  // so it is all-null again after each attempt (zeroing it per rule was a
+  // measurable cost).
+  pat::Match m{ctx, user, x};
   for (unsigned idx : entries) {
     const Entry &e = all[idx];
     if (!e.prog->required.subsetOf(srcOps))
       continue;
     UOpRef r = nullptr;
-    pat::Match m{ctx, user, x};
     const pat::Rule &rule = *e.rule;
     e.prog->match(x, m.binds, [&] {
       r = rule.fn ? rule.fn(m) : m[rule.result];
