@@ -332,7 +332,7 @@ llvm::StringRef tagOf(UOpRef u) {
 
 struct Matcher {
   const Program &prog;
-  UOpRef *binds;
+  Bindings &binds;
 
   bool node(unsigned ni, UOpRef u, llvm::function_ref<bool()> k) {
     const Program::Node &n = prog.nodes[ni];
@@ -366,12 +366,11 @@ struct Matcher {
     }
     bool bound = false;
     if (n.name != Name::None) {
-      UOpRef &slot = binds[unsigned(n.name)];
-      if (slot) {
-        if (slot != u)
+      if (binds.has(n.name)) {
+        if (binds.slot[unsigned(n.name)] != u)
           return false;
       } else {
-        slot = u;
+        binds.bind(n.name, u);
         bound = true;
       }
     }
@@ -404,7 +403,7 @@ struct Matcher {
       llvm_unreachable("handled above");
     }
     if (bound)
-      binds[unsigned(n.name)] = nullptr;
+      binds.unbind(n.name);
     return res;
   }
 
@@ -423,7 +422,7 @@ struct Matcher {
 };
 } // namespace
 
-bool Program::match(UOpRef u, UOpRef *binds, llvm::function_ref<bool()> k) const {
+bool Program::match(UOpRef u, Bindings &binds, llvm::function_ref<bool()> k) const {
   return Matcher{*this, binds}.node(0, u, k);
 }
 

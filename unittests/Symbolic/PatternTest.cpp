@@ -30,17 +30,17 @@ struct PatternTest : ::testing::Test {
   /// Every binding of `p` on `u`, as the list of names bound to `name`.
   std::vector<UOpRef> bindings(const Pat &p, UOpRef u, Name name) {
     Program prog = Program::compile(p);
-    UOpRef binds[kNumNames] = {};
+    Bindings binds;
     std::vector<UOpRef> out;
     prog.match(u, binds, [&] {
-      out.push_back(binds[unsigned(name)]);
+      out.push_back(binds.get(name));
       return false;
     });
     return out;
   }
   bool matchesAny(const Pat &p, UOpRef u) {
     Program prog = Program::compile(p);
-    UOpRef binds[kNumNames] = {};
+    Bindings binds;
     return prog.match(u, binds, [] { return true; });
   }
   MLIRContext mlir;

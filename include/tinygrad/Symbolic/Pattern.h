@@ -235,6 +235,21 @@ Pat operator-(Pat a);
 // Rules
 //===----------------------------------------------------------------------===//
 
+/// Name -> node for one match. Which names are bound is a bitmask, so a
+/// fresh set costs two stores rather than clearing every slot.
+struct Bindings {
+  UOpRef slot[kNumNames];
+  uint64_t mask[2] = {0, 0};
+  bool has(Name n) const { return mask[unsigned(n) >> 6] >> (unsigned(n) & 63) & 1; }
+  UOpRef get(Name n) const { return has(n) ? slot[unsigned(n)] : nullptr; }
+  void bind(Name n, UOpRef u) {
+    slot[unsigned(n)] = u;
+    mask[unsigned(n) >> 6] |= 1ull << (unsigned(n) & 63);
+  }
+  void unbind(Name n) { mask[unsigned(n) >> 6] &= ~(1ull << (unsigned(n) & 63)); }
+};
+static_assert(kNumNames <= 128, "Bindings::mask holds 128 names");
+
 /// The bindings of one match, handed to a rule's builder.
 struct Match {
   Context &ctx;
@@ -242,9 +257,9 @@ struct Match {
   void *user = nullptr;
   /// The node being rewritten.
   UOpRef root = nullptr;
-  UOpRef binds[kNumNames] = {};
+  Bindings binds;
 
-  UOpRef operator[](Name n) const { return binds[unsigned(n)]; }
+  UOpRef operator[](Name n) const { return binds.get(n); }
   template <typename T> T &state() const { return *static_cast<T *>(user); }
 };
 
@@ -296,7 +311,7 @@ struct Program {
   static Program compile(const Pat &p);
   /// Enumerates the bindings of the pattern on `u` in tinygrad's order and
   /// calls `k` on each until it returns true.
-  bool match(UOpRef u, UOpRef *binds, llvm::function_ref<bool()> k) const;
+  bool match(UOpRef u, Bindings &binds, llvm::function_ref<bool()> k) const;
 };
 
 } // namespace mlir::tinygrad::sym::pat
