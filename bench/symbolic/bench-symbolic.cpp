@@ -1,11 +1,10 @@
 //===- bench-symbolic.cpp - time the symbolic engine on the corpus --------===//
 //
-// For every simplify / numeric_const case of a symbolic.jsonl corpus: the
-// input graph is built once (imported), then each repetition starts from a
-// fresh interning context (so no result is cached from an earlier run),
-// imports the graph (untimed) and times only the rewrite with
-// `sym + pm_cast_weak`. Prints per-case median statistics and the rate of
-// nodes created by rewriting.
+// For every simplify / numeric_const case of a symbolic.jsonl corpus, times
+// only the rewrite with `sym + pm_cast_weak`, two ways: cold (a fresh
+// interning context per repetition, the graph imported untimed) and warm
+// (one context, run once before timing, which is how the tinygrad reference
+// is timed). Prints per-case median statistics.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/IR/BuiltinOps.h"
@@ -57,10 +56,16 @@ int main(int argc, char **argv) {
   }
 
   using Clock = std::chrono::steady_clock;
-  std::vector<double> medians;
-  double totalSeconds = 0;
-  uint64_t totalNodes = 0;
   unsigned failures = 0;
+  // Cold: a fresh interning context per repetition, so nothing computed
+  // earlier (nodes, bounds, memos) is reused.
+  double coldSeconds = 0;
+  uint64_t coldNodes = 0;
+  std::vector<double> coldMedians, coldBests;
+  // Warm: one context per case, run once untimed first, as the tinygrad
+  // reference is (its UOps, cached properties and functools caches live
+  // across calls in a long-running process).
+  std::vector<double> warmMedians;
   for (auto &m : modules) {
     Value root = getTinygradRoot(*m);
     std::vector<double> times;
@@ -75,26 +80,47 @@ int main(int argc, char **argv) {
         ++failures;
       double s = std::chrono::duration<double>(t1 - t0).count();
       times.push_back(s);
-      totalSeconds += s;
-      totalNodes += ctx.numCreated - before;
+      coldSeconds += s;
+      coldNodes += ctx.numCreated - before;
+    }
+    coldBests.push_back(*std::min_element(times.begin(), times.end()));
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    coldMedians.push_back(times[times.size() / 2]);
+
+    sym::Context ctx(&mlirCtx);
+    sym::UOpRef in = sym::Importer(ctx).import(root);
+    sym::graphRewrite(ctx, in, sym::symCastWeak());
+    times.clear();
+    for (int r = 0; r < reps; ++r) {
+      auto t0 = Clock::now();
+      sym::UOpRef out = sym::graphRewrite(ctx, in, sym::symCastWeak());
+      auto t1 = Clock::now();
+      if (!out)
+        ++failures;
+      times.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
     std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-    medians.push_back(times[times.size() / 2]);
+    warmMedians.push_back(times[times.size() / 2]);
   }
-  std::sort(medians.begin(), medians.end());
-  double median = medians.empty() ? 0 : medians[medians.size() / 2];
+  auto medianOf = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
   double sum = 0;
-  for (double m : medians)
+  for (double m : coldMedians)
     sum += m;
   llvm::outs() << llvm::format("cases: %zu, repetitions: %d, rewrite failures: %u\n",
-                               medians.size(), reps, failures);
-  llvm::outs() << llvm::format("ours: median %.2f us per case, p90 %.2f us, "
-                               "total %.3f ms per corpus pass\n",
-                               median * 1e6,
-                               medians.empty() ? 0 : medians[medians.size() * 9 / 10] * 1e6,
-                               sum * 1e3);
-  llvm::outs() << llvm::format("ours: %.2f M nodes created by rewriting per second\n",
-                               totalSeconds > 0 ? totalNodes / totalSeconds / 1e6 : 0);
-  llvm::outs() << llvm::format("OURS_MEDIAN_US %.3f\n", median * 1e6);
+                               coldMedians.size(), reps, failures);
+  llvm::outs() << llvm::format("ours cold: median %.2f us per case, total %.3f ms per corpus pass\n",
+                               medianOf(coldMedians) * 1e6, sum * 1e3);
+  // The per-case best is what to compare builds by on a shared, noisy
+  // machine; the medians are what the side-by-side ratios use.
+  llvm::outs() << llvm::format("ours cold: median over cases of the best repetition %.2f us\n",
+                               medianOf(coldBests) * 1e6);
+  llvm::outs() << llvm::format("ours cold: %.2f M nodes created by rewriting per second\n",
+                               coldSeconds > 0 ? coldNodes / coldSeconds / 1e6 : 0);
+  llvm::outs() << llvm::format("ours warm: median %.2f us per case\n", medianOf(warmMedians) * 1e6);
+  llvm::outs() << llvm::format("OURS_MEDIAN_US %.3f\n", medianOf(warmMedians) * 1e6);
+  llvm::outs() << llvm::format("OURS_COLD_MEDIAN_US %.3f\n", medianOf(coldMedians) * 1e6);
   return 0;
 }

@@ -281,6 +281,9 @@ struct Compiler {
     if ((p.srcKind == Pat::Src::Tuple || p.srcKind == Pat::Src::List) && p.src.size() > 16)
       llvm::report_fatal_error("pattern has more than 16 sources: " + llvm::Twine(p.str()));
     n.nsrc = p.src.size();
+    n.flat = (p.srcKind == Pat::Src::Tuple ||
+              (p.srcKind == Pat::Src::List && p.src.size() == 2)) &&
+             llvm::all_of(p.src, [](const Pat &s) { return s.srcKind == Pat::Src::Any; });
     unsigned first = prog.nodes.size();
     n.firstSrc = first;
     // `n` is invalidated by the resize below.
@@ -302,6 +305,27 @@ OpSet earlyRejectOf(const Pat &p) {
       r = r | s.ops;
   return r;
 }
+Program::Quick quickOf(const Pat &p) {
+  Program::Quick q;
+  if (p.srcKind == Pat::Src::Alternatives)
+    return q;
+  q.dtypes = p.dtypes.bits;
+  if (p.srcKind != Pat::Src::Tuple && p.srcKind != Pat::Src::List)
+    return q;
+  q.nsrc = p.src.size();
+  q.countKind = p.anyLen ? 2 : 1;
+  if (p.srcKind == Pat::Src::List && p.src.size() != 2)
+    return q; // longer lists: only the count is checked
+  q.commutedPair = p.srcKind == Pat::Src::List;
+  for (unsigned i = 0; i < 2 && i < p.src.size(); ++i) {
+    const Pat &s = p.src[i];
+    if (s.srcKind == Pat::Src::Alternatives)
+      continue; // an alternative may match any op
+    q.src[i] = s.ops;
+    q.srcDTypes[i] = s.dtypes.bits;
+  }
+  return q;
+}
 } // namespace
 
 Program Program::compile(const Pat &p) {
@@ -311,6 +335,7 @@ Program Program::compile(const Pat &p) {
   prog.nodes.resize(1);
   Compiler{prog}.emit(p, 0);
   prog.required = earlyRejectOf(p);
+  prog.quick = quickOf(p);
   return prog;
 }
 
@@ -334,14 +359,8 @@ struct Matcher {
   const Program &prog;
   Bindings &binds;
 
-  bool node(unsigned ni, UOpRef u, llvm::function_ref<bool()> k) {
-    const Program::Node &n = prog.nodes[ni];
-    if (n.srcKind == Pat::Src::Alternatives) {
-      for (unsigned i = 0; i < n.nsrc; ++i)
-        if (node(n.firstSrc + i, u, k))
-          return true;
-      return false;
-    }
+  /// The checks of one node that need no bindings.
+  bool fits(const Program::Node &n, UOpRef u) const {
     if (!n.ops.empty() && !n.ops.contains(u->op))
       return false;
     if (n.dtypes && !(n.dtypes >> unsigned(u->dtype) & 1))
@@ -355,6 +374,47 @@ struct Matcher {
       if (!llvm::is_contained(prog.tags[n.tagIdx], t.str()))
         return false;
     }
+    return true;
+  }
+
+  /// Sources of a flat node in one order: leaf checks and bindings, undone
+  /// by restoring the binding mask when the order fails.
+  bool flatOrder(const Program::Node &n, UOpRef u, bool swapped,
+                 llvm::function_ref<bool()> k) {
+    uint64_t saved[2] = {binds.mask[0], binds.mask[1]};
+    for (unsigned i = 0; i < n.nsrc; ++i) {
+      const Program::Node &c = prog.nodes[n.firstSrc + (swapped ? 1 - i : i)];
+      UOpRef s = u->src[i];
+      bool ok = fits(c, s);
+      if (ok && c.name != Name::None) {
+        if (binds.has(c.name))
+          ok = binds.slot[unsigned(c.name)] == s;
+        else
+          binds.bind(c.name, s);
+      }
+      if (!ok) {
+        binds.mask[0] = saved[0];
+        binds.mask[1] = saved[1];
+        return false;
+      }
+    }
+    if (k())
+      return true;
+    binds.mask[0] = saved[0];
+    binds.mask[1] = saved[1];
+    return false;
+  }
+
+  bool node(unsigned ni, UOpRef u, llvm::function_ref<bool()> k) {
+    const Program::Node &n = prog.nodes[ni];
+    if (n.srcKind == Pat::Src::Alternatives) {
+      for (unsigned i = 0; i < n.nsrc; ++i)
+        if (node(n.firstSrc + i, u, k))
+          return true;
+      return false;
+    }
+    if (!fits(n, u))
+      return false;
     switch (n.srcKind) {
     case Pat::Src::Tuple:
     case Pat::Src::List:
@@ -375,6 +435,13 @@ struct Matcher {
       }
     }
     bool res = false;
+    if (n.flat) {
+      res = flatOrder(n, u, false, k) ||
+            (n.srcKind == Pat::Src::List && flatOrder(n, u, true, k));
+      if (bound)
+        binds.unbind(n.name);
+      return res;
+    }
     switch (n.srcKind) {
     case Pat::Src::Any:
       res = k();

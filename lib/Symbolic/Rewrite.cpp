@@ -60,10 +60,10 @@ UOpRef PatternMatcher::rewrite(Context &ctx, UOpRef x, void *user) const {
   // One binding array for every rule: the matcher unbinds as it backtracks,
   // so it is all-null again after each attempt (zeroing it per rule was a
   // measurable cost).
-  pat::Match m{ctx, user, x, {}};
+  pat::Match m{ctx, user, x, pat::Bindings()};
   for (unsigned idx : entries) {
     const Entry &e = all[idx];
-    if (!e.prog->required.subsetOf(srcOps))
+    if (!e.prog->required.subsetOf(srcOps) || !e.prog->mayMatch(x))
       continue;
     UOpRef r = nullptr;
     const pat::Rule &rule = *e.rule;

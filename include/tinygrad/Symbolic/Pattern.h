@@ -238,8 +238,11 @@ Pat operator-(Pat a);
 /// Name -> node for one match. Which names are bound is a bitmask, so a
 /// fresh set costs two stores rather than clearing every slot.
 struct Bindings {
+  /// Only slots whose bit is set in `mask` are meaningful; leaving the rest
+  /// uninitialized saves a memset per matched node.
   UOpRef slot[kNumNames];
   uint64_t mask[2] = {0, 0};
+  Bindings() {} // user-provided: `slot` stays uninitialized
   bool has(Name n) const { return mask[unsigned(n) >> 6] >> (unsigned(n) & 63) & 1; }
   UOpRef get(Name n) const { return has(n) ? slot[unsigned(n)] : nullptr; }
   void bind(Name n, UOpRef u) {
@@ -295,6 +298,9 @@ struct Program {
     Name name;
     Pat::Src srcKind;
     bool anyLen;
+    /// A tuple, or a two-source list, whose sources are all leaves (no
+    /// sources of their own, no alternatives): matched without recursion.
+    bool flat;
     uint8_t argKind; ///< 0 none, 1 CONST value (Python ==), 2 predicate
     uint16_t nsrc;
     uint16_t firstSrc;
@@ -309,6 +315,36 @@ struct Program {
   OpSet required;
 
   static Program compile(const Pat &p);
+  /// A necessary condition for `match`, as bit tests on the node and its
+  /// first two sources (op, dtype, source count): most rules indexed under a
+  /// node's op fail here, before the backtracking matcher is entered.
+  struct Quick {
+    uint32_t dtypes = 0;      ///< root dtype mask (0: any)
+    uint16_t nsrc = 0;        ///< required source count, when checked
+    uint8_t countKind = 0;    ///< 0 unchecked, 1 exact, 2 at least
+    bool commutedPair = false; ///< a 2-source list: either order
+    OpSet src[2];             ///< empty: any op
+    uint32_t srcDTypes[2] = {0, 0};
+  } quick;
+  bool mayMatch(UOpRef u) const {
+    if (quick.dtypes && !(quick.dtypes >> unsigned(u->dtype) & 1))
+      return false;
+    if (quick.countKind == 1 ? u->src.size() != quick.nsrc
+                             : quick.countKind == 2 && u->src.size() < quick.nsrc)
+      return false;
+    auto fits = [&](unsigned i, UOpRef s) {
+      return (quick.src[i].empty() || quick.src[i].contains(s->op)) &&
+             (!quick.srcDTypes[i] || (quick.srcDTypes[i] >> unsigned(s->dtype) & 1));
+    };
+    unsigned n = std::min<unsigned>(quick.countKind ? quick.nsrc : 0, 2);
+    if (n == 0)
+      return true;
+    if (n == 1)
+      return fits(0, u->src[0]);
+    if (fits(0, u->src[0]) && fits(1, u->src[1]))
+      return true;
+    return quick.commutedPair && fits(1, u->src[0]) && fits(0, u->src[1]);
+  }
   /// Enumerates the bindings of the pattern on `u` in tinygrad's order and
   /// calls `k` on each until it returns true.
   bool match(UOpRef u, Bindings &binds, llvm::function_ref<bool()> k) const;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -194,6 +195,17 @@ public:
   bool opInBackwardSlice(UOpRef x, std::initializer_list<Op> ops) const;
   size_t backwardSliceSize(UOpRef x) const;
 
+  /// A node -> node memo owned by this context, one per `key` (the address
+  /// of a function-local static). Nodes are interned and immutable, so a
+  /// pure function of a node can cache here for the context's lifetime, as
+  /// tinygrad caches with functools.cache. A cached null means "no result".
+  llvm::DenseMap<UOpRef, UOpRef> &memo(const void *key) {
+    auto &m = memos[key];
+    if (!m)
+      m = std::make_unique<llvm::DenseMap<UOpRef, UOpRef>>();
+    return *m;
+  }
+
   /// Errors found while rewriting (division by zero, overflow, loops).
   llvm::SmallVector<std::string, 2> errors;
   unsigned numCreated = 0;
@@ -203,6 +215,7 @@ private:
   mutable mlir::Type dtypeTypes[kNumDTypes] = {}; ///< typeFor cache
   llvm::BumpPtrAllocator alloc;
   llvm::DenseMap<llvm::hash_code, llvm::SmallVector<UOp *, 1>> table;
+  llvm::DenseMap<const void *, std::unique_ptr<llvm::DenseMap<UOpRef, UOpRef>>> memos;
 };
 
 /// Numeric comparison of bounds values the way Python compares bool/int/float.

@@ -73,11 +73,13 @@ std::vector<I> pySetOrder(llvm::ArrayRef<I> vals) {
 
 bool ge0(const Scalar &s) { return compareScalar(s, Scalar::fromInt(0)) >= 0; }
 
-/// fold_divmod_general with its memo.
+/// fold_divmod_general, memoized per context as tinygrad's functools.cache
+/// (a failed computation, e.g. division by zero, is not cached).
 struct DivMod {
-  explicit DivMod(Context &c) : ctx(c) {}
+  static constexpr char kMemoKey = 0;
+  explicit DivMod(Context &c) : ctx(c), memo(c.memo(&kMemoKey)) {}
   Context &ctx;
-  llvm::DenseMap<UOpRef, UOpRef> memo;
+  llvm::DenseMap<UOpRef, UOpRef> &memo;
   bool failed = false;
 
   UOpRef fail(std::string msg) {
@@ -92,7 +94,7 @@ struct DivMod {
     UOpRef r = compute(d);
     if (failed)
       return nullptr;
-    memo[d] = r;
+    memo[d] = r; // `compute` may have grown the map: no iterator kept
     return r;
   }
 
