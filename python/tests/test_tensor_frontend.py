@@ -1,0 +1,228 @@
+"""The Tensor front end: its graphs against tinygrad's (the corpus records' tensor_graph), and its
+results against numpy's, on the corpus programs rewritten in it and on randomly generated programs.
+Running needs the built tinygrad-run (make build)."""
+import json
+import os
+import random
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tinygrad_mlir import Tensor, dtypes
+from tinygrad_mlir.graph import UOp, ShapeError, to_json
+
+CORPUS = os.environ.get("TG_CORPUS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus"))
+
+# corpus program id -> (the program in our front end, the same in numpy)
+PROGRAMS = {
+  "ew_mul_bcast_col": (lambda a, b: a * b, lambda a, b: a * b),
+  "ew_bcast_3d": (lambda a, b: a + b, lambda a, b: a + b),
+  "ew_scalar_chain": (lambda a: (a * 3 - 2) * 0.5 + 1, lambda a: (a * 3 - 2) * 0.5 + 1),
+  "ew_64x64": (lambda a, b: a * b - a, lambda a, b: a * b - a),
+  "un_exp": (lambda a: a.exp(), np.exp),
+  "un_log": (lambda a: a.log(), np.log),
+  "un_sin": (lambda a: a.sin(), np.sin),
+  "un_sqrt": (lambda a: a.sqrt(), np.sqrt),
+  "un_reciprocal": (lambda a: a.reciprocal(), lambda a: 1 / a),
+  "un_exp2_log2": (lambda a, b: a.exp2() + b.log2(), lambda a, b: np.exp2(a) + np.log2(b)),
+  "un_neg_relu": (lambda a: (-a).relu(), lambda a: np.maximum(-a, 0)),
+  "cast_f16_f32_mul": (lambda a: a.cast(dtypes.float32) * 2, lambda a: a.astype(np.float32) * 2),
+  "half_arith": (lambda a, b: a * b + 1, lambda a, b: a * b + np.float16(1)),
+  "cast_f32_i8": (lambda a: a.cast(dtypes.int8), None),
+  "cast_i32_f32": (lambda a: a.cast(dtypes.float32) / 4, lambda a: a.astype(np.float32) / 4),
+  "int8_wrap_add": (lambda a, b: a + b, lambda a, b: a + b),
+  "where_leaky": (lambda a, b: (a > 0).where(a, b * 0.1), lambda a, b: np.where(a > 0, a, b * np.float32(0.1))),
+  "max_min_binary": (lambda a, b: a.maximum(b) - a.minimum(b), lambda a, b: np.maximum(a, b) - np.minimum(a, b)),
+  "cmp_float_ne": (lambda a, b: a.ne(b), lambda a, b: a != b),
+  "clip": (lambda a: a.clip(-0.5, 0.5), lambda a: np.clip(a, -0.5, 0.5)),
+  "red_sum_all": (lambda a: a.sum(), lambda a: a.sum()),
+  "red_sum_axis0": (lambda a: a.sum(0), lambda a: a.sum(0)),
+  "red_sum_axis1_keepdim": (lambda a: a.sum(1, keepdim=True), lambda a: a.sum(1, keepdims=True)),
+  "red_max_axis1": (lambda a: a.max(1), lambda a: a.max(1)),
+  "red_min_axis0": (lambda a: a.min(0), lambda a: a.min(0)),
+  "red_sum_3d_axes02": (lambda a: a.sum((0, 2)), lambda a: a.sum((0, 2))),
+  "red_sum_int32": (lambda a: a.sum(1), lambda a: a.sum(1)),
+  "red_then_bcast": (lambda a: a - a.max(1, keepdim=True), lambda a: a - a.max(1, keepdims=True)),
+  "softmax_axis0": (lambda a: a.softmax(0), lambda a: np.exp(a - a.max(0)) / np.exp(a - a.max(0)).sum(0)),
+  "layernorm": (lambda a: a.layernorm(),
+                lambda a: (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + 1e-5)),
+  "matmul_b_transposed": (lambda a, b: a @ b.T, lambda a, b: a @ b.T),
+  "matmul_batched": (lambda a, b: a @ b, lambda a, b: a @ b),
+  "matmul_bcast_batch": (lambda a, b: a @ b, lambda a, b: a @ b),
+  "matmul_int32": (lambda a, b: a @ b, lambda a, b: a @ b),
+  "matmul_half": (lambda a, b: a @ b, None),
+  "matmul_64x64x64": (lambda a, b: a @ b, lambda a, b: a @ b),
+  "mv_pad": (lambda a: a.pad(((1, 2), (0, 1))).contiguous(), lambda a: np.pad(a, ((1, 2), (0, 1)))),
+  "mv_shrink": (lambda a: a[2:6, 1:7] * 2, lambda a: a[2:6, 1:7] * 2),
+  "mv_flip": (lambda a: a.flip(0) + a.flip(1), lambda a: a[::-1] + a[:, ::-1]),
+  "mv_permute": (lambda a: a.permute(2, 0, 1).contiguous(), lambda a: a.transpose(2, 0, 1)),
+  "mv_reshape_expand": (lambda a: a.reshape(2, 3).unsqueeze(0).expand(4, 2, 3).contiguous(),
+                        lambda a: np.broadcast_to(a.reshape(1, 2, 3), (4, 2, 3))),
+}
+
+
+def load_records():
+  path = os.path.join(CORPUS, "schedules.jsonl")
+  with open(path) as f:
+    return {r["id"]: r for r in map(json.loads, f)}
+
+
+def inputs_of(rec):
+  arrs = [np.array(i["values"], dtype=getattr(dtypes, i["dtype"]).np).reshape(i["shape"]) for i in rec["inputs"]]
+  return arrs, [Tensor(a, getattr(dtypes, i["dtype"])) for a, i in zip(arrs, rec["inputs"])]
+
+
+def canonical(g):
+  """Nodes with buffer slots renumbered in order of appearance."""
+  slots, out = {}, []
+  for n in g["nodes"]:
+    arg = n["arg"]
+    if isinstance(arg, dict) and arg.get("kind") == "ParamArg":
+      arg = dict(arg, slot=slots.setdefault(arg["slot"], len(slots)))
+    out.append((n["op"], n["dtype"], tuple(n["src"]), json.dumps(arg, sort_keys=True)))
+  return out
+
+
+def close(got, want, rtol=1e-4, atol=1e-5):
+  got, want = np.asarray(got), np.asarray(want)
+  if got.shape != want.shape: return False
+  if got.dtype.kind in "biu": return np.array_equal(got, want)
+  return np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+
+
+class TestGraphsAreTinygrads(unittest.TestCase):
+  def test_corpus_programs(self):
+    recs = load_records()
+    for pid, (ours, _) in PROGRAMS.items():
+      with self.subTest(program=pid):
+        _, ts = inputs_of(recs[pid])
+        g = to_json(UOp("SINK", dtypes.void, (ours(*ts).uop,)))
+        self.assertEqual(canonical(g), canonical(recs[pid]["tensor_graph"]))
+
+
+class TestResults(unittest.TestCase):
+  def test_corpus_programs_match_tinygrad_and_numpy(self):
+    recs = load_records()
+    for pid, (ours, ref) in PROGRAMS.items():
+      with self.subTest(program=pid):
+        rec = recs[pid]
+        arrs, ts = inputs_of(rec)
+        got = ours(*ts).numpy()
+        out = rec["outputs"][0]
+        want = np.array(out["values"], dtype=getattr(dtypes, out["dtype"]).np).reshape(out["shape"])
+        self.assertTrue(close(got, want, rtol=2e-3 if got.dtype == np.float16 else 1e-5), f"{got} vs tinygrad {want}")
+        if ref is not None:
+          self.assertTrue(close(got, ref(*arrs), rtol=2e-3 if got.dtype == np.float16 else 1e-4), f"{got} vs numpy")
+
+  def test_three_line_program(self):
+    x = Tensor([[1.0, -2.0], [3.0, 4.0]])
+    out = (x @ x).relu().sum(axis=1).numpy()
+    self.assertTrue(close(out, np.maximum(np.array([[1.0, -2.0], [3.0, 4.0]]) @ np.array([[1.0, -2.0], [3.0, 4.0]]), 0).sum(1)))
+
+  def test_realized_tensor_is_reused(self):
+    a = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = (a * 2).realize()
+    self.assertTrue(close((b + a).numpy(), np.arange(6).reshape(2, 3) * 3))
+
+  def test_conv2d(self):
+    rng = np.random.default_rng(1)
+    x, w, bias = rng.standard_normal((2, 3, 6, 6), dtype=np.float32), rng.standard_normal((4, 3, 3, 3), dtype=np.float32), \
+      rng.standard_normal(4, dtype=np.float32)
+    got = Tensor(x).conv2d(Tensor(w), Tensor(bias), padding=1).numpy()
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.zeros((2, 4, 6, 6), np.float32)
+    for dy in range(3):
+      for dx in range(3):
+        want += np.einsum("nchw,oc->nohw", xp[:, :, dy:dy + 6, dx:dx + 6], w[:, :, dy, dx])
+    self.assertTrue(close(got, want + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
+
+  def test_weak_tensor_cannot_realize(self):
+    with self.assertRaises(RuntimeError):
+      Tensor(3).numpy()
+
+  def test_shape_errors_name_both_shapes(self):
+    a, b = Tensor(np.zeros((2, 3), np.float32)), Tensor(np.zeros((4, 3), np.float32))
+    with self.assertRaisesRegex(ShapeError, r"\(2, 3\).*\(4, 3\)"):
+      a + b
+    with self.assertRaisesRegex(ShapeError, r"\(2, 3\).*\(4,\)"):
+      a.reshape(4)
+
+
+# *** random programs: a chain of ops applied to our Tensor and to numpy side by side ***
+
+def _random_program(rng):
+  shape = tuple(rng.randint(1, 5) for _ in range(rng.randint(1, 3)))
+  a = np.asarray(np.random.default_rng(rng.randint(0, 1 << 30)).standard_normal(shape), np.float32)
+  t, n = Tensor(a), a
+  steps = []
+  for _ in range(rng.randint(1, 6)):
+    kind = rng.choice(["unary", "binary", "scalar", "reduce", "permute", "reshape", "pad", "shrink", "flip", "expand"])
+    nd = n.ndim
+    if kind == "unary":
+      op = rng.choice(["relu", "neg", "exp", "sqrt", "sin", "square"])
+      if op == "relu": t, n = t.relu(), np.maximum(n, 0)
+      elif op == "neg": t, n = -t, -n
+      elif op == "exp": t, n = t.clip(-3, 3).exp(), np.exp(np.clip(n, -3, 3))
+      elif op == "sqrt": t, n = (t * t + 1).sqrt(), np.sqrt(n * n + 1)
+      elif op == "sin": t, n = t.sin(), np.sin(n)
+      else: t, n = t.square(), n * n
+    elif kind == "binary":
+      # a broadcastable partner: some axes of size 1
+      oshape = tuple(s if rng.random() < 0.6 else 1 for s in n.shape)
+      o = np.asarray(np.random.default_rng(rng.randint(0, 1 << 30)).standard_normal(oshape), np.float32)
+      op = rng.choice(["add", "sub", "mul", "max"])
+      ot = Tensor(o)
+      if op == "add": t, n = t + ot, n + o
+      elif op == "sub": t, n = t - ot, n - o
+      elif op == "mul": t, n = t * ot, n * o
+      else: t, n = t.maximum(ot), np.maximum(n, o)
+    elif kind == "scalar":
+      c = round(rng.uniform(-2, 2), 2)
+      t, n = (t * c + 1, n * np.float32(c) + 1) if rng.random() < 0.5 else (t - c, n - np.float32(c))
+    elif kind == "reduce" and nd >= 1:
+      ax, keep = rng.randrange(nd), rng.random() < 0.5
+      if rng.random() < 0.5: t, n = t.sum(ax, keepdim=keep), n.sum(ax, keepdims=keep)
+      else: t, n = t.max(ax, keepdim=keep), n.max(ax, keepdims=keep)
+    elif kind == "permute" and nd >= 2:
+      order = list(range(nd))
+      rng.shuffle(order)
+      t, n = t.permute(order), n.transpose(order)
+    elif kind == "reshape" and nd >= 1:
+      new = (n.size,) if rng.random() < 0.5 or nd == 1 else (n.shape[0], n.size // n.shape[0])
+      t, n = t.reshape(new), n.reshape(new)
+    elif kind == "pad" and nd >= 1:
+      p = tuple((rng.randint(0, 2), rng.randint(0, 2)) for _ in range(nd))
+      t, n = t.pad(p), np.pad(n, p)
+    elif kind == "shrink" and nd >= 1:
+      b = []
+      for s in n.shape:
+        lo = rng.randint(0, s - 1)
+        b.append((lo, rng.randint(lo + 1, s)))
+      t, n = t.shrink(tuple(b)), n[tuple(slice(lo, hi) for lo, hi in b)]
+    elif kind == "flip" and nd >= 1:
+      ax = rng.randrange(nd)
+      t, n = t.flip(ax), np.flip(n, ax)
+    elif kind == "expand" and nd >= 1 and 1 in n.shape:
+      new = tuple(3 if s == 1 else s for s in n.shape)
+      t, n = t.expand(new), np.broadcast_to(n, new)
+    else:
+      continue
+    steps.append(kind)
+  return t, n, steps
+
+
+class TestRandomPrograms(unittest.TestCase):
+  def test_random_programs_match_numpy(self):
+    rng = random.Random(int(os.environ.get("TG_RANDOM_SEED", "1234")))
+    for i in range(int(os.environ.get("TG_RANDOM_PROGRAMS", "30"))):
+      t, n, steps = _random_program(rng)
+      if t.dtype.is_weak: continue
+      with self.subTest(program=i, steps=steps):
+        got = t.numpy()
+        self.assertTrue(close(got, n, rtol=1e-4, atol=1e-4), f"{steps}: {got} vs numpy {n}")
+
+
+if __name__ == "__main__":
+  unittest.main()

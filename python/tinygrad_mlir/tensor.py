@@ -1,0 +1,405 @@
+"""A small Tensor front end in tinygrad's style.
+
+Operations build a tinygrad tensor graph lazily (the same UOp forms tinygrad's
+mixins build at commit a9069c17: implicit broadcasting in ALU ops, EXPAND that
+prepends, REDUCE over the leading axes after a PERMUTE, weak constants);
+`realize()` / `.numpy()` hand the graph to our scheduler, which compiles every
+kernel through our CPU pipeline and runs them through our runtime.
+
+    from tinygrad_mlir import Tensor
+    x = Tensor([[1.0, 2.0], [3.0, 4.0]])
+    print((x @ x).relu().sum(axis=1).numpy())
+"""
+import itertools
+import math
+
+from . import graph
+from .graph import UOp, dtypes, least_upper_dtype, least_upper_float, strong_dtype, sum_acc_dtype, weak_dtype
+from .runner import run_program
+
+_slots = itertools.count(0)
+_host = {}  # buffer UOp -> numpy array holding its contents
+
+
+def _np():
+  import numpy
+  return numpy
+
+
+def _resolve(dim, ndim):
+  if not -max(ndim, 1) <= dim < max(ndim, 1): raise IndexError(f"dimension {dim} out of range for {ndim} dims")
+  return dim + ndim if dim < 0 else dim
+
+
+def _argfix(*x):
+  if x and isinstance(x[0], (tuple, list)):
+    if len(x) != 1: raise ValueError(f"bad arg {x}")
+    return tuple(x[0])
+  return tuple(x)
+
+
+class Tensor:
+  __slots__ = ("uop",)
+
+  def __init__(self, data, dtype=None):
+    if isinstance(data, UOp):
+      self.uop = data
+      return
+    np = _np()
+    if isinstance(data, (int, float, bool)) and dtype is None:
+      self.uop = graph.const(data, dtypes.bool if isinstance(data, bool) else
+                             dtypes.weakint if isinstance(data, int) else dtypes.weakfloat)
+      return
+    arr = np.asarray(data)
+    if dtype is None:
+      if arr.dtype.kind == "f" and not isinstance(data, np.ndarray): dtype = dtypes.default_float
+      elif arr.dtype.kind in "iu" and not isinstance(data, np.ndarray): dtype = dtypes.default_int
+      else: dtype = dtypes.from_numpy(arr.dtype)
+    arr = np.ascontiguousarray(arr.astype(dtype.np))
+    self.uop = _buffer_view(arr, dtype)
+
+  # *** properties ***
+  @property
+  def shape(self): return self.uop.shape
+  @property
+  def dtype(self): return self.uop.dtype
+  @property
+  def ndim(self): return len(self.shape)
+  def numel(self): return math.prod(self.shape)
+  def __repr__(self): return f"<Tensor {self.shape} {self.dtype}>"
+
+  # *** creation ***
+  @staticmethod
+  def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.np), dtype)
+  @staticmethod
+  def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype=dtype.np), dtype)
+  @staticmethod
+  def arange(n, dtype=dtypes.int32): return Tensor(_np().arange(n, dtype=dtype.np), dtype)
+
+  # *** realize ***
+  @staticmethod
+  def realize_all(*ts):
+    """Schedule, compile and run the graphs of `ts` in one program."""
+    todo = [t for t in ts if t.uop not in _host and not _is_view_of_host(t.uop)]
+    for t in todo:
+      if t.dtype.is_weak: raise RuntimeError("cannot realize a weak dtype; cast to a concrete dtype first")
+    if not todo: return ts
+    sink = UOp("SINK", dtypes.void, tuple(t.uop for t in todo))
+    bufs = sorted((u for u in graph.toposort(sink) if u.op == "BUFFER"), key=lambda u: u.arg[0])
+    for b in bufs:
+      if b not in _host: raise RuntimeError("a buffer of the graph has no contents")
+    record = {
+      "id": "frontend", "format_version": 1,
+      "inputs": [{"name": f"buf{b.arg[0]}", "shape": [b.shape[0]], "dtype": b.arg[1].name,
+                  "values": _host[b].reshape(-1).tolist()} for b in bufs],
+      "tensor_graph": graph.to_json(sink),
+      "outputs": [{"shape": list(t.shape), "dtype": t.dtype.name, "values": None} for t in todo],
+      "var_vals": {},
+    }
+    results = run_program(record)
+    np = _np()
+    for t, vals in zip(todo, results):
+      arr = np.asarray(vals, dtype=t.dtype.np).reshape(t.shape)
+      t.uop = _buffer_view(arr, t.dtype)
+    return ts
+
+  def realize(self):
+    Tensor.realize_all(self)
+    return self
+
+  def numpy(self):
+    self.realize()
+    u = self.uop
+    base = u.src[0] if u.op == "RESHAPE" else u
+    return _host[base].reshape(self.shape).copy()
+
+  def tolist(self): return self.numpy().tolist()
+  def item(self): return self.numpy().reshape(-1)[0].item()
+
+  # *** elementwise ***
+  def _ufix(self, x):
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+  def _broadcasted(self, y, reverse=False):
+    x, y = (self, self._ufix(y)) if not reverse else (self._ufix(y), self)
+    out = least_upper_dtype(x.dtype, y.dtype)
+
+    def promote(t):
+      if t.dtype.is_weak and t.uop.op == "CONST": return Tensor(graph.const(t.uop.arg, weak_dtype(out)))
+      return t.cast(out)
+    return promote(x), promote(y)
+
+  def _alu(self, op, *src):
+    srcs = (self,) + src
+    if op in graph.COMPARISONS: dt = dtypes.bool
+    elif op in ("EXP2", "LOG2", "SIN", "SQRT", "RECIPROCAL"): dt = least_upper_float(self.dtype)
+    else:
+      dts = [t.dtype for t in (srcs[1:] if op == "WHERE" else srcs)]
+      dt = dts[0] if all(d is dts[0] for d in dts) else least_upper_dtype(*dts)
+    return Tensor(UOp(op, dt, tuple(t.uop for t in srcs)))
+
+  def _binop(self, op, x, reverse=False):
+    lhs, rhs = self._broadcasted(x, reverse)
+    return lhs._alu(op, rhs)
+
+  def cast(self, dtype):
+    if self.dtype is dtype: return self
+    if self.dtype.is_weak and self.uop.op == "CONST": return Tensor(graph.const(self.uop.arg, dtype))
+    return Tensor(UOp("CAST", dtype, (self.uop,), dtype))
+
+  def add(self, x, reverse=False): return self._binop("ADD", x, reverse)
+  def mul(self, x, reverse=False): return self._binop("MUL", x, reverse)
+  def neg(self): return self.logical_not() if self.dtype is dtypes.bool else self * -1
+  # sub/div use the ALU directly: _broadcasted already promoted both sides,
+  # and a second promotion would cast -b / 1/b (only a bare weak CONST stays weak).
+  def sub(self, x, reverse=False):
+    a, b = self._broadcasted(x, reverse)
+    return a._alu("ADD", -b)
+  def div(self, x, reverse=False):
+    a, b = self._broadcasted(x, reverse)
+    if a.dtype.is_int or a.dtype is dtypes.bool: a = a.cast(dtypes.default_float)
+    return a._alu("MUL", b.reciprocal())
+  def maximum(self, x): return self._binop("MAX", x)
+  def minimum(self, x):
+    a, b = self._broadcasted(x)
+    dt = least_upper_dtype(a.dtype, b.dtype)
+    if dt.is_float: return -((-a)._alu("MAX", -b))
+    k = Tensor(graph.const(_int_min(dt) + _int_max(dt), dt))
+    return ((a ^ k)._alu("MAX", b ^ k)) ^ k
+  def __lt__(self, x): return self._binop("CMPLT", x)
+  def __gt__(self, x): return self._binop("CMPLT", x, reverse=True)
+  def __le__(self, x): return (self > x).logical_not()
+  def __ge__(self, x): return (self < x).logical_not()
+  def eq(self, x): return self._binop("CMPEQ", x)
+  def ne(self, x): return self._binop("CMPNE", x)
+  def logical_not(self): return self.cast(dtypes.bool).ne(True)
+  def where(self, x, y):
+    ref = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else self
+    x, y = ref._ufix(x)._broadcasted(y)
+    return self._alu("WHERE", x, y)
+  def xor(self, x): return self._binop("XOR", x)
+  __xor__ = xor
+
+  __add__ = add
+  __mul__ = mul
+  __sub__ = sub
+  __truediv__ = div
+  def __radd__(self, x): return self.add(x, True)
+  def __rmul__(self, x): return self.mul(x, True)
+  def __rsub__(self, x): return self.sub(x, True)
+  def __rtruediv__(self, x): return self.div(x, True)
+  def __neg__(self): return self.neg()
+  def __matmul__(self, x): return self.matmul(x)
+
+  def _float(self): return self.cast(least_upper_float(self.dtype))
+  def exp2(self): return self._float()._alu("EXP2")
+  def log2(self): return self._float()._alu("LOG2")
+  def exp(self):
+    x = self._float()
+    return x.cast(least_upper_dtype(x.dtype, dtypes.float32)).mul(1 / math.log(2)).exp2().cast(x.dtype)
+  def log(self): return self._float()._alu("LOG2") * math.log(2)
+  def sqrt(self): return self._float()._alu("SQRT")
+  def rsqrt(self): return self.sqrt().reciprocal()
+  def sin(self): return self._float()._alu("SIN")
+  def cos(self): return ((math.pi / 2) - self._float()).sin()
+  def reciprocal(self): return self._float()._alu("RECIPROCAL")
+  def relu(self): return (self > 0).where(self, 0)
+  def sigmoid(self): return (1 + (self * (-1 / math.log(2)))._alu("EXP2")).reciprocal()
+  def tanh(self): return 2.0 * ((2.0 * self).sigmoid()) - 1.0
+  def abs(self): return self * ((self > 0).where(1, 0) - (self < 0).where(1, 0))
+  def square(self): return self * self
+  def clip(self, lo=None, hi=None):
+    if lo is None and hi is None: raise RuntimeError("at least one of 'lo' or 'hi' must not be None")
+    ret = (self < lo).where(lo, self) if lo is not None else self
+    return (ret > hi).where(hi, ret) if hi is not None else ret
+
+  # *** movement ***
+  def _mop(self, op, *shapes, arg=None):
+    return Tensor(UOp(op, self.dtype, (self.uop,) + tuple(graph.shape_arg(s) for s in shapes), arg))
+
+  def reshape(self, shape, *args):
+    new = tuple(s if s is not None else self.shape[i] for i, s in enumerate(_argfix(shape, *args)))
+    if new.count(-1) > 1: raise ValueError(f"only one dimension can be inferred using -1, getting {new}")
+    if -1 in new: new = tuple(-math.prod(self.shape) // math.prod(new) if s == -1 else s for s in new)
+    if math.prod(self.shape) != math.prod(new):
+      raise graph.ShapeError(f"size mismatch, can't reshape ({self.shape}) -> ({new})")
+    if new == self.shape: return self
+    if len(new) == 0: return Tensor(UOp("RESHAPE", self.dtype, (self.uop, UOp("STACK", dtypes.weakint, ()))))
+    return self._mop("RESHAPE", new)
+
+  def permute(self, order, *args):
+    order = tuple(_resolve(x, self.ndim) for x in _argfix(order, *args))
+    if sorted(order) != list(range(self.ndim)): raise graph.ShapeError(f"order {order} is not a valid permutation of {self.shape}")
+    return self if order == tuple(range(self.ndim)) else Tensor(UOp("PERMUTE", self.dtype, (self.uop,), order))
+
+  def transpose(self, d0=-2, d1=-1):
+    order = list(range(self.ndim))
+    a, b = _resolve(d0, self.ndim), _resolve(d1, self.ndim)
+    order[a], order[b] = order[b], order[a]
+    return self.permute(order)
+
+  @property
+  def T(self): return self.transpose()
+
+  def flip(self, axis, *args):
+    axes = tuple(_resolve(x, self.ndim) for x in _argfix(axis, *args))
+    arg = tuple(i in axes for i in range(self.ndim))
+    return Tensor(UOp("FLIP", self.dtype, (self.uop,), arg)) if any(arg) else self
+
+  def pad(self, arg):
+    if len(arg) != self.ndim: raise graph.ShapeError(f"pad {arg} has {len(arg)} entries for shape {self.shape}")
+    arg = [(0, 0) if p is None else p for p in arg]
+    if all(p == (0, 0) for p in arg): return self
+    return self._mop("PAD", tuple(p[0] for p in arg), tuple(s + p[0] + p[1] for p, s in zip(arg, self.shape)))
+
+  def shrink(self, arg):
+    if len(arg) != self.ndim: raise graph.ShapeError(f"shrink {arg} has {len(arg)} entries for shape {self.shape}")
+    arg = [(0, s) if p is None else p for p, s in zip(arg, self.shape)]
+    if all(p == (0, s) for p, s in zip(arg, self.shape)): return self
+    return self._mop("SHRINK", tuple(p[0] for p in arg), tuple(p[1] - p[0] for p in arg))
+
+  def _broadcast_to(self, new_shape):
+    if self.shape == new_shape: return self
+    if self.ndim > len(new_shape): raise graph.ShapeError(f"cannot broadcast {self.shape} to fewer dimensions {new_shape}")
+    n_left = len(new_shape) - self.ndim
+    shape = (1,) * n_left + self.shape
+    if not all(s == ns or s == 1 for s, ns in zip(shape, new_shape)):
+      raise graph.ShapeError(f"cannot broadcast {self.shape} to {new_shape}")
+    expand_at = tuple(i - n_left for i in range(n_left, len(new_shape)) if shape[i] != new_shape[i])
+    kept = tuple(i for i in range(self.ndim) if i not in expand_at)
+    squeezed = self.reshape(tuple(self.shape[i] for i in kept))
+    ex_arg = tuple(new_shape[:n_left]) + tuple(new_shape[n_left + i] for i in expand_at)
+    expanded = squeezed._mop("EXPAND", ex_arg) if ex_arg else squeezed
+    perm = tuple(range(n_left)) + tuple(n_left + (expand_at.index(i) if i in expand_at else len(expand_at) + kept.index(i))
+                                         for i in range(self.ndim))
+    return expanded.permute(perm)
+
+  def expand(self, shape, *args):
+    new = _argfix(shape, *args)
+    cur = (1,) * (len(new) - self.ndim) + self.shape
+    return self._broadcast_to(tuple(c if n in (-1, None) else n for c, n in zip(cur, new)))
+
+  def unsqueeze(self, dim):
+    dim = _resolve(dim, self.ndim + 1)
+    return self.reshape(self.shape[:dim] + (1,) + self.shape[dim:])
+
+  def flatten(self): return self.reshape(-1)
+
+  def contiguous(self):
+    if self.dtype.is_weak or self.uop.op == "CONTIGUOUS": return self
+    return Tensor(UOp("CONTIGUOUS", self.dtype, (self.uop,)))
+
+  def __getitem__(self, idx):
+    if not isinstance(idx, tuple): idx = (idx,)
+    if len(idx) > self.ndim: raise IndexError(f"too many indices for shape {self.shape}")
+    bounds, keep = [], []
+    for i, s in enumerate(self.shape):
+      ix = idx[i] if i < len(idx) else slice(None)
+      if isinstance(ix, int):
+        ix = _resolve(ix, s)
+        bounds.append((ix, ix + 1))
+      elif isinstance(ix, slice):
+        start, stop, step = ix.indices(s)
+        if step != 1: raise NotImplementedError("strided slicing")
+        bounds.append((start, max(start, stop)))
+        keep.append(i)
+      else:
+        raise TypeError(f"unsupported index {ix!r}")
+    out = self.shrink(bounds)
+    return out.reshape(tuple(out.shape[i] for i in keep))
+
+  # *** reductions ***
+  def _rop(self, op, axis):
+    axis = tuple(sorted(axis))
+    red = tuple(a for a in axis if self.shape[a] != 1)
+    if not red: return self.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axis))
+    perm = red + tuple(i for i in range(self.ndim) if i not in red)
+    ret = Tensor(UOp("REDUCE", self.dtype, (self.permute(perm).uop,), (op, len(red))))
+    if len(red) != len(axis): ret = ret.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axis))
+    return ret
+
+  def _reduce(self, op, axis=None, keepdim=False):
+    x = self.cast(strong_dtype(self.dtype))
+    if axis is None: axis = tuple(range(x.ndim))
+    elif isinstance(axis, int): axis = (axis,)
+    axis = tuple(_resolve(a, x.ndim) for a in axis)
+    ret = x._rop(op, axis) if x.ndim else x
+    return ret.reshape(tuple(1 if i in axis else s for i, s in enumerate(x.shape))) if keepdim else ret
+
+  def sum(self, axis=None, keepdim=False):
+    ret = self.cast(sum_acc_dtype(self.dtype))._reduce("ADD", axis, keepdim)
+    return ret.cast(self.dtype) if self.dtype is dtypes.float16 else ret
+
+  def max(self, axis=None, keepdim=False): return self._reduce("MAX", axis, keepdim)
+  def min(self, axis=None, keepdim=False): return -((-self).max(axis, keepdim))
+
+  def mean(self, axis=None, keepdim=False):
+    out_dt = self.dtype if self.dtype.is_float else dtypes.float32
+    num = self.cast(sum_acc_dtype(self.dtype)).sum(axis, keepdim)
+    den = math.prod(si for si, so in zip(self.shape, self.sum(axis, keepdim=True).shape) if si != so)
+    return num.div(den).cast(out_dt)
+
+  def var(self, axis=None, keepdim=False):
+    d = self - self.mean(axis, keepdim=True)
+    return (d * d).mean(axis, keepdim)
+
+  def detach(self): return self._alu("DETACH")
+
+  def softmax(self, axis=-1):
+    m = self - self.max(axis, keepdim=True).detach()
+    e = m.exp()
+    return e * e.sum(axis, keepdim=True).reciprocal()
+
+  def log_softmax(self, axis=-1):
+    m = self - self.max(axis, keepdim=True).detach()
+    return m - m.exp().sum(axis, keepdim=True).log()
+
+  def layernorm(self, axis=-1, eps=1e-5):
+    y = self - self.mean(axis, keepdim=True)
+    return y.mul((y * y).mean(axis, keepdim=True).add(eps).rsqrt())
+
+  # *** linear algebra ***
+  def dot(self, w):
+    n1, n2 = self.ndim, w.ndim
+    if n1 == 0 or n2 == 0: raise graph.ShapeError("both tensors of a dot need at least 1 dimension")
+    if self.shape[-1] != w.shape[-min(n2, 2)]:
+      raise graph.ShapeError(f"cannot dot {self.shape} and {w.shape}")
+    x = self.reshape(self.shape[:-1] + (1,) * min(n1 - 1, n2 - 1, 1) + self.shape[-1:])
+    w = w.reshape(w.shape[:-2] + (1,) * min(n1 - 1, n2 - 1, 1) + w.shape[-min(n2, 2):]).transpose(-1, -min(n2, 2))
+    return (x * w).sum(-1)
+
+  matmul = dot
+
+  def conv2d(self, weight, bias=None, padding=0):
+    """Stride-1 2-D convolution (NCHW x OIHW), as a sum over the kernel taps."""
+    if self.ndim != 4 or weight.ndim != 4: raise graph.ShapeError(f"conv2d wants NCHW and OIHW, got {self.shape}, {weight.shape}")
+    n, c, h, w_ = self.shape
+    o, ci, kh, kw = weight.shape
+    if ci != c: raise graph.ShapeError(f"conv2d input has {c} channels, the weight {ci}")
+    x = self.pad((None, None, (padding, padding), (padding, padding)))
+    oh, ow = h + 2 * padding - kh + 1, w_ + 2 * padding - kw + 1
+    out = None
+    for dy in range(kh):
+      for dx in range(kw):
+        tap = x.shrink((None, None, (dy, dy + oh), (dx, dx + ow))).reshape(n, 1, c, oh, ow)
+        wt = weight.shrink((None, None, (dy, dy + 1), (dx, dx + 1))).reshape(1, o, c, 1, 1)
+        term = (tap * wt).sum(2)
+        out = term if out is None else out + term
+    return out if bias is None else out + bias.reshape(1, o, 1, 1)
+
+
+def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
+def _int_max(dt): return (1 << (8 * dt.itemsize)) - 1 if dt.is_unsigned else (1 << (8 * dt.itemsize - 1)) - 1
+
+
+def _buffer_view(arr, dtype):
+  buf = UOp("BUFFER", dtype, (graph.const(max(1, arr.size), dtypes.weakint),), (next(_slots), dtype))
+  _host[buf] = arr.reshape(-1) if arr.size else arr.reshape(-1)[:0]
+  shape = arr.shape
+  if shape == (arr.size,): return buf
+  if shape == (): return UOp("RESHAPE", dtype, (buf, UOp("STACK", dtypes.weakint, ())))
+  return UOp("RESHAPE", dtype, (buf, graph.shape_arg(shape)))
+
+
+def _is_view_of_host(u):
+  return u.op == "RESHAPE" and u.src[0] in _host
