@@ -210,7 +210,8 @@ UOpRef Context::alu(Op op, llvm::ArrayRef<UOpRef> srcs) {
 }
 
 UOpRef Context::cast(UOpRef x, DType dt) {
-  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type));
+  // CAST keeps its source's addrspace, as tg.cast infers (tinygrad's addrspace rule)
+  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type), tg::getValueInfo(x->type).addrspace);
   auto attrs = DictionaryAttr::get(
       mlir, {NamedAttribute(StringAttr::get(mlir, "dtype"), TypeAttr::get(typeFor(dt)))});
   return get(Op::CAST, t, {x}, Arg{Scalar(), attrs});
@@ -266,13 +267,20 @@ UOpRef Context::variable(llvm::StringRef name, I lo, I hi, DType dt) {
 UOpRef Context::replaceSrc(UOpRef x, llvm::ArrayRef<UOpRef> src) {
   if (llvm::equal(x->src, src))
     return x;
+  UOpRef r;
   if (isALU(x->op))
-    return alu(x->op, src);
-  if (x->op == Op::CAST)
-    return cast(src[0], x->dtype);
-  if (x->op == Op::STACK)
-    return stack(src);
-  return get(x->op, x->type, src, x->arg);
+    r = alu(x->op, src);
+  else if (x->op == Op::CAST)
+    r = cast(src[0], x->dtype);
+  else if (x->op == Op::STACK)
+    r = stack(src);
+  else
+    return get(x->op, x->type, src, x->arg);
+  // tinygrad's replace(src=...) keeps the tag (the only extra attribute an
+  // ALU/CAST/STACK node carries); the scheduler's realize tags rely on it.
+  if (x->arg.attrs && r->arg.attrs != x->arg.attrs)
+    r = get(r->op, r->type, r->src, x->arg);
+  return r;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,199 @@
+//===- tinygrad-schedule.cpp - the scheduler's steps on corpus programs ---===//
+//
+// `--check-callify schedules.jsonl`: runs tg-callify on every record's
+// `tensor_graph` and compares the result with the record's `call` (the graph
+// tinygrad's transform_to_call returned). Fresh buffers are numbered by the
+// process that made them, so the buffers a graph introduces (slots not in
+// the tensor graph) are renumbered by first appearance in both graphs
+// before the comparison; everything else, input slots included, must be
+// identical, node for node (one interned pointer).
+// `--callify RECORD.json`: prints the CALL graph of one record as corpus JSON.
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tinygrad/InitAllDialects.h"
+#include "tinygrad/Schedule/Callify.h"
+#include "tinygrad/Schedule/TensorGraph.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad/Target/TinygradJSON.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+namespace cl = llvm::cl;
+using sym::UOpRef;
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<schedules.jsonl | record.json>"));
+static cl::opt<bool> checkCallify("check-callify",
+                                  cl::desc("compare tg-callify with every record's call"));
+static cl::opt<bool> emitCallify("callify", cl::desc("print the CALL graph of one record"));
+static cl::opt<double> minRate("min-rate", cl::init(1.0),
+                               cl::desc("required share of identical call graphs"));
+static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
+
+namespace {
+
+/// Slots of the device buffers of a graph.
+llvm::DenseSet<int64_t> bufferSlots(UOpRef root) {
+  llvm::DenseSet<int64_t> slots;
+  llvm::DenseSet<UOpRef> seen;
+  llvm::SmallVector<UOpRef, 64> stack{root};
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (auto p = sched::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
+      slots.insert(p.getSlot());
+    stack.append(u->src.begin(), u->src.end());
+  }
+  return slots;
+}
+
+/// Renumber the device buffers whose slot is not in `keep`, by first
+/// appearance in a depth-first walk (sources in order), from 1<<40.
+UOpRef renumberFresh(sym::Context &ctx, UOpRef root, const llvm::DenseSet<int64_t> &keep) {
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  llvm::DenseSet<UOpRef> seen;
+  int64_t next = int64_t(1) << 40;
+  std::function<void(UOpRef)> walk = [&](UOpRef u) {
+    if (!seen.insert(u).second)
+      return;
+    for (UOpRef s : u->src)
+      walk(s);
+    auto p = sched::paramAttr(u);
+    if (p && u->op == sym::Op::BUFFER && p.getDevice() && !keep.count(p.getSlot())) {
+      auto np = tg::ParamAttr::get(ctx.getMLIRContext(), next++, p.getDtype(), p.getVminVmax(),
+                                   p.getMultipleOf(), p.getName(), p.getAddrspace(), p.getAxis(),
+                                   p.getDevice(), p.getIsVolatile(), p.getSize());
+      MLIRContext *m = ctx.getMLIRContext();
+      auto attrs = DictionaryAttr::get(m, {NamedAttribute(StringAttr::get(m, "arg"), np)});
+      map[u] = ctx.get(u->op, u->type, u->src, sym::Arg{Scalar(), attrs});
+    }
+  };
+  walk(root);
+  return map.empty() ? root : sym::substitute(ctx, root, map);
+}
+
+UOpRef importGraph(MLIRContext &m, sym::Context &ctx, const llvm::json::Value &rec,
+                   llvm::StringRef path, OwningOpRef<ModuleOp> &keep) {
+  keep = importTinygradJSONValue(rec, &m, path);
+  if (!keep)
+    return nullptr;
+  sym::Importer importer(ctx);
+  return importer.import(getTinygradRoot(*keep));
+}
+
+std::string printGraph(MLIRContext &m, UOpRef u) {
+  OpBuilder b(&m);
+  OwningOpRef<ModuleOp> mod = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(mod->getBody());
+  sym::Materializer mat(b, b.getUnknownLoc());
+  mat.materialize(u);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  mod->print(os);
+  return s;
+}
+
+int runCheck(MLIRContext &m, llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, false);
+  unsigned total = 0, same = 0;
+  for (llvm::StringRef line : lines) {
+    auto rec = llvm::json::parse(line);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    std::string id = rec->getAsObject()->getString("id").value_or("?").str();
+    ++total;
+    sym::Context ctx(&m);
+    OwningOpRef<ModuleOp> a, b;
+    UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+    UOpRef want = importGraph(m, ctx, *rec, "call", b);
+    if (!tensor || !want) {
+      llvm::outs() << "IMPORT-FAIL " << id << "\n";
+      continue;
+    }
+    int64_t next = sched::nextFreeBufferSlot(tensor);
+    auto got = sched::callify(ctx, tensor, next);
+    if (!got) {
+      llvm::outs() << "CALLIFY-FAIL " << id << ": " << llvm::toString(got.takeError()) << "\n";
+      continue;
+    }
+    llvm::DenseSet<int64_t> inputs = bufferSlots(tensor);
+    UOpRef g = renumberFresh(ctx, got->call, inputs);
+    UOpRef w = renumberFresh(ctx, want, inputs);
+    if (g == w) {
+      ++same;
+      continue;
+    }
+    llvm::outs() << "MISMATCH " << id << "\n";
+    if (verbose)
+      llvm::outs() << "--- ours\n" << printGraph(m, g) << "--- tinygrad\n" << printGraph(m, w);
+  }
+  double rate = total ? double(same) / total : 0.0;
+  llvm::outs() << "callify: " << same << "/" << total << " call graphs identical to tinygrad's\n";
+  return rate + 1e-12 >= minRate ? 0 : 1;
+}
+
+int runEmit(MLIRContext &m, llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return 1;
+  }
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+  if (!tensor)
+    return 1;
+  int64_t next = sched::nextFreeBufferSlot(tensor);
+  auto got = sched::callify(ctx, tensor, next);
+  if (!got) {
+    llvm::errs() << inputPath << ": " << llvm::toString(got.takeError()) << "\n";
+    return 1;
+  }
+  OpBuilder b(&m);
+  OwningOpRef<ModuleOp> mod = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(mod->getBody());
+  sym::Materializer mat(b, b.getUnknownLoc());
+  mat.materialize(got->call);
+  if (failed(exportTinygradJSON(*mod, llvm::outs())))
+    return 1;
+  llvm::outs() << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv, "tinygrad scheduler steps on corpus programs\n");
+  auto buf = llvm::MemoryBuffer::getFile(inputPath);
+  if (!buf) {
+    llvm::errs() << "cannot read " << inputPath << "\n";
+    return 2;
+  }
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext m(registry);
+  m.loadAllAvailableDialects();
+  m.getDiagEngine().registerHandler([](Diagnostic &d) {
+    llvm::errs() << "error: " << d.str() << "\n";
+    return success();
+  });
+  if (checkCallify)
+    return runCheck(m, (*buf)->getBuffer());
+  if (emitCallify)
+    return runEmit(m, (*buf)->getBuffer());
+  llvm::errs() << "nothing to do: pass --check-callify or --callify\n";
+  return 2;
+}
