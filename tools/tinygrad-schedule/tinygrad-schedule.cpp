@@ -15,6 +15,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Schedule/Callify.h"
+#include "tinygrad/Schedule/CreateSchedule.h"
+#include "tinygrad/Schedule/SchedulePipeline.h"
 #include "tinygrad/Schedule/TensorGraph.h"
 #include "tinygrad/Symbolic/Bridge.h"
 #include "tinygrad/Symbolic/Rewrite.h"
@@ -37,6 +39,12 @@ static cl::opt<bool> checkCallify("check-callify",
 static cl::opt<bool> emitCallify("callify", cl::desc("print the CALL graph of one record"));
 static cl::opt<double> minRate("min-rate", cl::init(1.0),
                                cl::desc("required share of identical call graphs"));
+static cl::opt<bool> checkSchedule(
+    "check-schedule",
+    cl::desc("the input is tinygrad's kernel graphs and schedules (python/tools/export_schedules.py): "
+             "compare tg-create-schedule and resolve_linear_call with them"));
+static cl::opt<std::string> recordsPath("records", cl::desc("schedules.jsonl for --check-schedule"),
+                                        cl::init(""));
 static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
 
 namespace {
@@ -145,6 +153,129 @@ int runCheck(MLIRContext &m, llvm::StringRef text) {
   return rate + 1e-12 >= minRate ? 0 : 1;
 }
 
+llvm::StringMap<std::string> readLines(llvm::StringRef path) {
+  llvm::StringMap<std::string> byId;
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return byId;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    auto rec = llvm::json::parse(line);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    if (auto id = rec->getAsObject()->getString("id"))
+      byId[*id] = line.str();
+  }
+  return byId;
+}
+
+/// create_schedule, resolve_linear_call and pm_copy_from_store against
+/// tinygrad's, on tinygrad's kernel graphs; then every program once more
+/// through the whole pipeline in the same context, which must hit the
+/// schedule cache each time.
+int runScheduleCheck(MLIRContext &m, llvm::StringRef text) {
+  llvm::StringMap<std::string> records = readLines(recordsPath);
+  if (records.empty()) {
+    llvm::errs() << "--check-schedule needs --records=schedules.jsonl\n";
+    return 2;
+  }
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, false);
+  unsigned total = 0, sameLinear = 0, sameResolved = 0;
+  sym::Context ctx(&m);
+  sched::ScheduleCache cache;
+  std::vector<std::pair<UOpRef, UOpRef>> programs; // tensor graph, kernel graph
+  std::vector<OwningOpRef<ModuleOp>> keep;
+  for (llvm::StringRef line : lines) {
+    auto exp = llvm::json::parse(line);
+    if (!exp) {
+      llvm::consumeError(exp.takeError());
+      continue;
+    }
+    std::string id = exp->getAsObject()->getString("id").value_or("?").str();
+    auto it = records.find(id);
+    if (it == records.end()) {
+      llvm::outs() << "NO-RECORD " << id << "\n";
+      continue;
+    }
+    ++total;
+    auto rec = llvm::json::parse(it->second);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    OwningOpRef<ModuleOp> a, b, c, d;
+    UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+    UOpRef kg = importGraph(m, ctx, *exp, "kernel_graph", b);
+    UOpRef wantLinear = importGraph(m, ctx, *exp, "linear", c);
+    UOpRef wantResolved = importGraph(m, ctx, *exp, "resolved", d);
+    if (!tensor || !kg || !wantLinear || !wantResolved) {
+      llvm::outs() << "IMPORT-FAIL " << id << "\n";
+      continue;
+    }
+    programs.push_back({tensor, kg});
+    for (auto *mod : {&a, &b, &c, &d})
+      keep.push_back(std::move(*mod));
+    auto lin = sched::createSchedule(ctx, kg);
+    if (!lin) {
+      llvm::outs() << "SCHEDULE-FAIL " << id << ": " << llvm::toString(lin.takeError()) << "\n";
+      continue;
+    }
+    if (*lin != wantLinear) {
+      llvm::outs() << "LINEAR-MISMATCH " << id << "\n";
+      if (verbose)
+        llvm::outs() << "--- ours\n" << printGraph(m, *lin) << "--- tinygrad\n" << printGraph(m, wantLinear);
+      continue;
+    }
+    ++sameLinear;
+    int64_t next = sched::nextFreeBufferSlot(tensor);
+    auto called = sched::callify(ctx, tensor, next);
+    if (!called) {
+      llvm::outs() << "CALLIFY-FAIL " << id << ": " << llvm::toString(called.takeError()) << "\n";
+      continue;
+    }
+    llvm::SmallVector<UOpRef, 8> src{*lin};
+    src.append(called->call->src.begin() + 1, called->call->src.end());
+    auto resolved = sched::resolveLinearCall(ctx, ctx.replaceSrc(called->call, src), next);
+    if (!resolved) {
+      llvm::outs() << "RESOLVE-FAIL " << id << ": " << llvm::toString(resolved.takeError()) << "\n";
+      continue;
+    }
+    auto copied = sched::copyFromStore(ctx, *resolved);
+    if (!copied) {
+      llvm::outs() << "COPY-FAIL " << id << ": " << llvm::toString(copied.takeError()) << "\n";
+      continue;
+    }
+    llvm::DenseSet<int64_t> inputs = bufferSlots(tensor);
+    UOpRef g = renumberFresh(ctx, *copied, inputs), w = renumberFresh(ctx, wantResolved, inputs);
+    if (g != w) {
+      llvm::outs() << "RESOLVED-MISMATCH " << id << "\n";
+      if (verbose)
+        llvm::outs() << "--- ours\n" << printGraph(m, g) << "--- tinygrad\n" << printGraph(m, w);
+      continue;
+    }
+    ++sameResolved;
+  }
+  // the schedule cache: a first pass fills it, a second pass only hits
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto &[tensor, kg] : programs) {
+      UOpRef kernelGraph = kg;
+      auto r = sched::scheduleProgram(
+          ctx, tensor, [&](UOpRef) -> llvm::Expected<UOpRef> { return kernelGraph; }, &cache);
+      if (!r)
+        llvm::consumeError(r.takeError());
+    }
+  llvm::outs() << "create_schedule: " << sameLinear << "/" << total << " LINEARs identical to tinygrad's\n";
+  llvm::outs() << "resolve_linear_call+copies: " << sameResolved << "/" << total
+               << " identical to tinygrad's\n";
+  llvm::outs() << "schedule cache: " << cache.misses << " misses, " << cache.hits << " hits over two passes\n";
+  double rate = total ? double(std::min(sameLinear, sameResolved)) / total : 0.0;
+  return rate + 1e-12 >= minRate ? 0 : 1;
+}
+
 int runEmit(MLIRContext &m, llvm::StringRef text) {
   auto rec = llvm::json::parse(text);
   if (!rec) {
@@ -192,6 +323,8 @@ int main(int argc, char **argv) {
   });
   if (checkCallify)
     return runCheck(m, (*buf)->getBuffer());
+  if (checkSchedule)
+    return runScheduleCheck(m, (*buf)->getBuffer());
   if (emitCallify)
     return runEmit(m, (*buf)->getBuffer());
   llvm::errs() << "nothing to do: pass --check-callify or --callify\n";
