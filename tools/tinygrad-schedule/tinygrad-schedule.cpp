@@ -43,6 +43,8 @@ static cl::opt<bool> checkSchedule(
     "check-schedule",
     cl::desc("the input is tinygrad's kernel graphs and schedules (python/tools/export_schedules.py): "
              "compare tg-create-schedule and resolve_linear_call with them"));
+static cl::opt<bool> emitSchedule("create-schedule",
+                                  cl::desc("print tg-create-schedule's LINEAR for a record's kernel_graph"));
 static cl::opt<std::string> recordsPath("records", cl::desc("schedules.jsonl for --check-schedule"),
                                         cl::init(""));
 static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
@@ -276,6 +278,26 @@ int runScheduleCheck(MLIRContext &m, llvm::StringRef text) {
   return rate + 1e-12 >= minRate ? 0 : 1;
 }
 
+int runCreateSchedule(MLIRContext &m, llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return 1;
+  }
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef kg = importGraph(m, ctx, *rec, "kernel_graph", a);
+  if (!kg)
+    return 1;
+  auto lin = sched::createSchedule(ctx, kg);
+  if (!lin) {
+    llvm::errs() << inputPath << ": error: " << llvm::toString(lin.takeError()) << "\n";
+    return 1;
+  }
+  llvm::outs() << printGraph(m, *lin);
+  return 0;
+}
+
 int runEmit(MLIRContext &m, llvm::StringRef text) {
   auto rec = llvm::json::parse(text);
   if (!rec) {
@@ -325,6 +347,8 @@ int main(int argc, char **argv) {
     return runCheck(m, (*buf)->getBuffer());
   if (checkSchedule)
     return runScheduleCheck(m, (*buf)->getBuffer());
+  if (emitSchedule)
+    return runCreateSchedule(m, (*buf)->getBuffer());
   if (emitCallify)
     return runEmit(m, (*buf)->getBuffer());
   llvm::errs() << "nothing to do: pass --check-callify or --callify\n";
