@@ -20,6 +20,7 @@
 using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
+using namespace mlir::tinygrad::sched::tgraph;
 using namespace mlir::tinygrad::sym::pat;
 namespace n = mlir::tinygrad::sym::pat::names;
 using sym::PatternMatcher;

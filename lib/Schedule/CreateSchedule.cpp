@@ -12,6 +12,7 @@
 using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
+using namespace mlir::tinygrad::sched::tgraph;
 
 namespace {
 using Op = sym::Op;

@@ -8,6 +8,7 @@
 using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
+using namespace mlir::tinygrad::sched::tgraph;
 
 llvm::Expected<ScheduledProgram> sched::scheduleProgram(Context &ctx, UOpRef tensorSink,
                                                         const KernelGraphFn &kernelGraph,

@@ -7,10 +7,11 @@
 using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
+using namespace mlir::tinygrad::sched::tgraph;
 
 static constexpr llvm::StringLiteral kTag = "tg.tag";
 
-Tag sched::getTag(UOpRef u) {
+Tag tgraph::getTag(UOpRef u) {
   if (!u->arg.attrs)
     return std::nullopt;
   auto arr = dyn_cast_or_null<ArrayAttr>(u->arg.attrs.get(kTag));
@@ -23,7 +24,7 @@ Tag sched::getTag(UOpRef u) {
   return out;
 }
 
-UOpRef sched::withTag(Context &ctx, UOpRef u, const Tag &t) {
+UOpRef tgraph::withTag(Context &ctx, UOpRef u, const Tag &t) {
   MLIRContext *m = ctx.getMLIRContext();
   NamedAttrList attrs;
   if (u->arg.attrs)
@@ -40,29 +41,29 @@ UOpRef sched::withTag(Context &ctx, UOpRef u, const Tag &t) {
   return ctx.get(u->op, u->type, u->src, arg);
 }
 
-tg::ParamAttr sched::paramAttr(UOpRef u) {
+tg::ParamAttr tgraph::paramAttr(UOpRef u) {
   if ((u->op != Op::BUFFER && u->op != Op::PARAM) || !u->arg.attrs)
     return {};
   return dyn_cast_or_null<tg::ParamAttr>(u->arg.attrs.get("arg"));
 }
 
-llvm::SmallVector<int64_t> sched::shapeOf(UOpRef u) {
+llvm::SmallVector<int64_t> tgraph::shapeOf(UOpRef u) {
   return tg::getValueInfo(u->type).shape;
 }
 
-bool sched::hasStaticShape(UOpRef u) {
+bool tgraph::hasStaticShape(UOpRef u) {
   return llvm::none_of(shapeOf(u), [](int64_t d) { return d == tg::kDynamic; });
 }
 
-std::optional<tg::AddrSpace> sched::typeAddrSpace(UOpRef u) {
+std::optional<tg::AddrSpace> tgraph::typeAddrSpace(UOpRef u) {
   return tg::getValueInfo(u->type).addrspace;
 }
 
-Type sched::elementType(UOpRef u) {
+Type tgraph::elementType(UOpRef u) {
   return tg::getElementTypeOrSelf(u->type);
 }
 
-Attribute Props::device(UOpRef u) {
+Attribute tgraph::Props::device(UOpRef u) {
   if (auto it = devMemo.find(u); it != devMemo.end())
     return it->second;
   Attribute d;
@@ -87,13 +88,13 @@ Attribute Props::device(UOpRef u) {
   return d;
 }
 
-llvm::StringRef Props::deviceName(UOpRef u) {
+llvm::StringRef tgraph::Props::deviceName(UOpRef u) {
   if (auto s = dyn_cast_or_null<StringAttr>(device(u)))
     return s.getValue();
   return "";
 }
 
-std::optional<tg::AddrSpace> Props::addrspace(UOpRef u) {
+std::optional<tg::AddrSpace> tgraph::Props::addrspace(UOpRef u) {
   if (auto it = asMemo.find(u); it != asMemo.end())
     return it->second;
   std::optional<tg::AddrSpace> r;
@@ -142,30 +143,30 @@ std::optional<tg::AddrSpace> Props::addrspace(UOpRef u) {
   return r;
 }
 
-UOpRef sched::base(UOpRef u) {
+UOpRef tgraph::base(UOpRef u) {
   while (sym::isMovement(u->op) || u->op == Op::DETACH)
     u = u->src[0];
   return u;
 }
 
-bool sched::isVirtual(Props &p, UOpRef u) {
+bool tgraph::isVirtual(Props &p, UOpRef u) {
   return !p.device(u) || u->dtype == DType::WeakInt || u->dtype == DType::WeakFloat;
 }
 
-bool sched::hasBufferIdentity(UOpRef u, bool afterOk) {
+bool tgraph::hasBufferIdentity(UOpRef u, bool afterOk) {
   while (u->op == Op::RESHAPE || u->op == Op::UNSHARD || u->op == Op::MSELECT ||
          (afterOk && u->op == Op::AFTER))
     u = u->src[0];
   return u->op == Op::BUFFER || u->op == Op::PARAM;
 }
 
-bool sched::isVariable(UOpRef u) {
+bool tgraph::isVariable(UOpRef u) {
   auto p = paramAttr(u);
   return u->op == Op::BUFFER && p && p.getVminVmax() &&
          p.getAddrspace() == tg::AddrSpace::ALU && shapeOf(u).empty();
 }
 
-bool sched::isBoundVar(UOpRef u) {
+bool tgraph::isBoundVar(UOpRef u) {
   return u->op == Op::AFTER && u->src.size() == 2 && isVariable(u->src[0]) &&
          u->src[1]->op == Op::STORE && u->src[1]->src[0] == u->src[0] &&
          u->src[1]->src[1]->op == Op::CONST;
@@ -175,14 +176,14 @@ bool sched::isBoundVar(UOpRef u) {
 // Constructors
 //===----------------------------------------------------------------------===//
 
-UOpRef sched::shapeArg(Context &ctx, llvm::ArrayRef<int64_t> shape) {
+UOpRef tgraph::shapeArg(Context &ctx, llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<UOpRef, 4> dims;
   for (int64_t d : shape)
     dims.push_back(ctx.constInt(d));
   return dims.size() == 1 ? dims[0] : ctx.stack(dims);
 }
 
-UOpRef sched::newBuffer(Context &ctx, Attribute device, int64_t size, Type dtype,
+UOpRef tgraph::newBuffer(Context &ctx, Attribute device, int64_t size, Type dtype,
                         int64_t slot) {
   MLIRContext *m = ctx.getMLIRContext();
   auto p = tg::ParamAttr::get(m, slot, dtype, {}, std::nullopt, {},
@@ -193,14 +194,14 @@ UOpRef sched::newBuffer(Context &ctx, Attribute device, int64_t size, Type dtype
                  {shapeArg(ctx, {size})}, sym::Arg{Scalar(), attrs});
 }
 
-UOpRef sched::reshape(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
+UOpRef tgraph::reshape(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
   if (llvm::equal(shapeOf(x), shape))
     return x;
   Type t = tg::makeValueType(elementType(x), shape, typeAddrSpace(x));
   return ctx.get(Op::RESHAPE, t, {x, shapeArg(ctx, shape)});
 }
 
-UOpRef sched::shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
+UOpRef tgraph::shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
                      llvm::ArrayRef<int64_t> ends) {
   llvm::SmallVector<int64_t> in = shapeOf(x), out;
   bool same = true;
@@ -214,12 +215,12 @@ UOpRef sched::shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
   return ctx.get(Op::SHRINK, t, {x, shapeArg(ctx, starts), shapeArg(ctx, ends)});
 }
 
-UOpRef sched::shrinkTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
+UOpRef tgraph::shrinkTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> zeros(shape.size(), 0);
   return shrink(ctx, x, zeros, shape);
 }
 
-UOpRef sched::bitcast(Context &ctx, UOpRef x, Type dtype) {
+UOpRef tgraph::bitcast(Context &ctx, UOpRef x, Type dtype) {
   if (elementType(x) == dtype)
     return x;
   auto from = tg::getDType(elementType(x)), to = tg::getDType(dtype);
@@ -233,15 +234,15 @@ UOpRef sched::bitcast(Context &ctx, UOpRef x, Type dtype) {
                  sym::Arg{Scalar(), attrs});
 }
 
-UOpRef sched::contiguous(Context &ctx, UOpRef x, const Tag &tag) {
+UOpRef tgraph::contiguous(Context &ctx, UOpRef x, const Tag &tag) {
   return withTag(ctx, ctx.get(Op::CONTIGUOUS, x->type, {x}), tag);
 }
 
-UOpRef sched::store(Context &ctx, UOpRef target, UOpRef value) {
+UOpRef tgraph::store(Context &ctx, UOpRef target, UOpRef value) {
   return ctx.get(Op::STORE, ctx.typeFor(DType::Void), {target, value});
 }
 
-UOpRef sched::after(Context &ctx, UOpRef x, llvm::ArrayRef<UOpRef> deps,
+UOpRef tgraph::after(Context &ctx, UOpRef x, llvm::ArrayRef<UOpRef> deps,
                     const Tag &tag) {
   if (deps.empty())
     return x;
@@ -250,11 +251,11 @@ UOpRef sched::after(Context &ctx, UOpRef x, llvm::ArrayRef<UOpRef> deps,
   return withTag(ctx, ctx.get(Op::AFTER, x->type, src), tag);
 }
 
-UOpRef sched::sink(Context &ctx, llvm::ArrayRef<UOpRef> srcs) {
+UOpRef tgraph::sink(Context &ctx, llvm::ArrayRef<UOpRef> srcs) {
   return ctx.get(Op::SINK, ctx.typeFor(DType::Void), srcs);
 }
 
-UOpRef sched::param(Context &ctx, int64_t slot, Type dtype,
+UOpRef tgraph::param(Context &ctx, int64_t slot, Type dtype,
                     llvm::ArrayRef<int64_t> shape, Attribute device,
                     tg::AddrSpace addrspace) {
   MLIRContext *m = ctx.getMLIRContext();
@@ -265,7 +266,7 @@ UOpRef sched::param(Context &ctx, int64_t slot, Type dtype,
                  {shapeArg(ctx, shape)}, sym::Arg{Scalar(), attrs});
 }
 
-UOpRef sched::call(Context &ctx, UOpRef body, llvm::ArrayRef<UOpRef> args) {
+UOpRef tgraph::call(Context &ctx, UOpRef body, llvm::ArrayRef<UOpRef> args) {
   MLIRContext *m = ctx.getMLIRContext();
   auto info = tg::CallInfoAttr::get(m, {}, {}, false, false, {});
   auto attrs = DictionaryAttr::get(m, {NamedAttribute(StringAttr::get(m, "arg"), info)});

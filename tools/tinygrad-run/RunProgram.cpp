@@ -58,16 +58,16 @@ struct Runner {
 
 int64_t numel(UOpRef u) {
   int64_t n = 1;
-  for (int64_t d : sched::shapeOf(u))
+  for (int64_t d : sched::tgraph::shapeOf(u))
     n *= d;
   return n;
 }
 llvm::StringRef dtypeName(UOpRef u) {
-  auto dt = tg::getDType(sched::elementType(u));
+  auto dt = tg::getDType(sched::tgraph::elementType(u));
   return dt ? getName(*dt) : "void";
 }
 int64_t itemsize(UOpRef u) {
-  auto dt = tg::getDType(sched::elementType(u));
+  auto dt = tg::getDType(sched::tgraph::elementType(u));
   return dt ? getInfo(*dt).itemsize : 1;
 }
 
@@ -109,13 +109,13 @@ std::optional<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOp
   while (true) {
     if (u->op == Op::BUFFER) {
       base = u;
-      return flatten(idx, sched::shapeOf(u));
+      return flatten(idx, sched::tgraph::shapeOf(u));
     }
     UOpRef s = u->src.empty() ? nullptr : u->src[0];
-    llvm::SmallVector<int64_t> in = s ? sched::shapeOf(s) : llvm::SmallVector<int64_t>{};
+    llvm::SmallVector<int64_t> in = s ? sched::tgraph::shapeOf(s) : llvm::SmallVector<int64_t>{};
     switch (u->op) {
     case Op::RESHAPE:
-      idx = unflatten(flatten(idx, sched::shapeOf(u)), in);
+      idx = unflatten(flatten(idx, sched::tgraph::shapeOf(u)), in);
       break;
     case Op::PERMUTE: {
       auto perm = cast<DenseI64ArrayAttr>(u->arg.attrs.get("perm")).asArrayRef();
@@ -307,13 +307,13 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       UOpRef u = stack.pop_back_val();
       if (!seen.insert(u).second)
         continue;
-      if (auto p = sched::paramAttr(u); p && u->op == Op::BUFFER && p.getDevice() &&
+      if (auto p = sched::tgraph::paramAttr(u); p && u->op == Op::BUFFER && p.getDevice() &&
                                          p.getAddrspace() == tg::AddrSpace::Global)
         tensorBufs.push_back(u);
       stack.append(u->src.begin(), u->src.end());
     }
     llvm::sort(tensorBufs, [](UOpRef a, UOpRef b) {
-      return sched::paramAttr(a).getSlot() < sched::paramAttr(b).getSlot();
+      return sched::tgraph::paramAttr(a).getSlot() < sched::tgraph::paramAttr(b).getSlot();
     });
   }
   const json::Array *inputs = rec->getArray("inputs");
@@ -332,10 +332,10 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       return die("input '" + name + "' has no values");
     if (dt != dtypeName(b))
       return die("input '" + name + "' is " + dt + " but buffer slot " +
-                 llvm::Twine(sched::paramAttr(b).getSlot()) + " holds " + dtypeName(b));
+                 llvm::Twine(sched::tgraph::paramAttr(b).getSlot()) + " holds " + dtypeName(b));
     if ((int64_t)vals->size() != numel(b))
       return die("input '" + name + "' has " + llvm::Twine(vals->size()) + " values but buffer slot " +
-                 llvm::Twine(sched::paramAttr(b).getSlot()) + " holds " + llvm::Twine(numel(b)));
+                 llvm::Twine(sched::tgraph::paramAttr(b).getSlot()) + " holds " + llvm::Twine(numel(b)));
     auto desc = describe(dt);
     if (!desc)
       return die("input '" + name + "': unsupported dtype " + dt);
@@ -403,7 +403,7 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   for (auto [oi, outV] : llvm::enumerate(*outputs)) {
     const json::Object *o = outV.getAsObject();
     UOpRef view = sym::substitute(ctx, tensor->src[oi], prog->bufferMap);
-    llvm::SmallVector<int64_t> shape = sched::shapeOf(view);
+    llvm::SmallVector<int64_t> shape = sched::tgraph::shapeOf(view);
     const json::Array *wantShape = o ? o->getArray("shape") : nullptr;
     bool shapeOk = wantShape && wantShape->size() == shape.size();
     for (size_t i = 0; shapeOk && i < shape.size(); ++i)

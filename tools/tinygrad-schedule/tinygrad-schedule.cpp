@@ -60,7 +60,7 @@ llvm::DenseSet<int64_t> bufferSlots(UOpRef root) {
     UOpRef u = stack.pop_back_val();
     if (!seen.insert(u).second)
       continue;
-    if (auto p = sched::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
+    if (auto p = sched::tgraph::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
       slots.insert(p.getSlot());
     stack.append(u->src.begin(), u->src.end());
   }
@@ -78,7 +78,7 @@ UOpRef renumberFresh(sym::Context &ctx, UOpRef root, const llvm::DenseSet<int64_
       return;
     for (UOpRef s : u->src)
       walk(s);
-    auto p = sched::paramAttr(u);
+    auto p = sched::tgraph::paramAttr(u);
     if (p && u->op == sym::Op::BUFFER && p.getDevice() && !keep.count(p.getSlot())) {
       auto np = tg::ParamAttr::get(ctx.getMLIRContext(), next++, p.getDtype(), p.getVminVmax(),
                                    p.getMultipleOf(), p.getName(), p.getAddrspace(), p.getAxis(),

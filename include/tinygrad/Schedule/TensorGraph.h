@@ -17,10 +17,14 @@
 #include <optional>
 
 namespace mlir::tinygrad::sched {
-
 using sym::Context;
 using sym::Op;
 using sym::UOpRef;
+
+/// In their own namespace: the kernel-graph code (Graph.h) has helpers of
+/// the same names with other conventions.
+namespace tgraph {
+using sym::Op;
 
 /// tinygrad's `tag`: None (nullopt) or a tuple of ints (possibly empty).
 using Tag = std::optional<llvm::SmallVector<int64_t, 2>>;
@@ -95,6 +99,7 @@ UOpRef call(Context &ctx, UOpRef body, llvm::ArrayRef<UOpRef> args);
 /// The element type (dtype) of a node as an MLIR type.
 Type elementType(UOpRef u);
 
+} // namespace tgraph
 } // namespace mlir::tinygrad::sched
 
 #endif
