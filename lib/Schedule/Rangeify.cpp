@@ -236,7 +236,10 @@ UOpRef convertPad(Match &m) {
   UOpRef v = m.ctx.constBool(true);
   for (UOpRef rr : it->second.first)
     v = py::binop(m.ctx, sym::Op::AND, v, getValid(m.ctx, rr));
-  return py::where(m.ctx, v, srcs[0], m.ctx.cnst(Scalar::fromInt(0), x->dtype));
+  // UOp.const(x.dtype.const(0)): a Python literal, so a weak CONST
+  Scalar zero = isFloat(x->dtype) ? Scalar::fromFloat(0.0)
+                : x->dtype == DType::Bool ? Scalar::fromBool(false) : Scalar::fromInt(0);
+  return py::where(m.ctx, v, srcs[0], py::lit(m.ctx, zero));
 }
 
 UOpRef convertStack(Match &m) {

@@ -210,7 +210,9 @@ UOpRef Context::alu(Op op, llvm::ArrayRef<UOpRef> srcs) {
 }
 
 UOpRef Context::cast(UOpRef x, DType dt) {
-  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type));
+  // the dialect's inference: the source's shape and memory addrspace
+  tg::ValueInfo info = tg::getValueInfo(x->type);
+  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type), info.isVoid ? std::nullopt : info.addrspace);
   auto attrs = DictionaryAttr::get(
       mlir, {NamedAttribute(StringAttr::get(mlir, "dtype"), TypeAttr::get(typeFor(dt)))});
   return get(Op::CAST, t, {x}, Arg{Scalar(), attrs});
@@ -295,6 +297,12 @@ UOpRef Context::replaceSrc(UOpRef x, llvm::ArrayRef<UOpRef> src) {
         as = old.addrspace;
       return get(x->op, tg::makeValueType(elem, shape, as), src, x->arg);
     }
+  }
+  if (x->op == Op::BITCAST && src.size() == 1) { // same-size bitcast: the source's shape
+    tg::ValueInfo in = tg::getValueInfo(src[0]->type), out = tg::getValueInfo(x->type);
+    if (!in.isVoid && !out.isVoid && in.elementType &&
+        getInfo(x->dtype).itemsize == getInfo(src[0]->dtype).itemsize)
+      return get(x->op, tg::makeValueType(out.elementType, in.shape, in.addrspace), src, x->arg);
   }
   if (x->op == Op::REDUCE && src.size() > 1) // ranged REDUCE: the element's type
     return get(x->op, src[0]->type, src, x->arg);
