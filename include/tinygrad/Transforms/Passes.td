@@ -23,6 +23,20 @@ def VerifySpec : Pass<"tg-verify-spec"> {
   ];
 }
 
+def KernelGraph : Pass<"tg-kernel-graph", "::mlir::ModuleOp"> {
+  let summary = "tinygrad's get_kernel_graph: rangeify and split a callified program into kernels";
+  let description = [{
+    The module's root is a callified program, `CALL(SINK(stores), *buffers)`
+    (or its body SINK). Its body goes through tinygrad's get_kernel_graph on
+    the interned engine: earliest rewrites, rangeify (realize map, range
+    assignment, movement ops as index math), un-staging by tinygrad's cost
+    rules, stage to store and the kernel split. The root is replaced by the
+    kernel graph: a SINK of AFTERs over kernel `CALL(SINK(arg=KernelInfo),
+    *args)`. Unsupported input is a diagnostic naming the op.
+  }];
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect"];
+}
+
 class SymbolicPassBase<string name, string sum> : Pass<name> {
   let summary = sum;
   let dependentDialects = ["::mlir::tinygrad::tg::TGDialect"];
