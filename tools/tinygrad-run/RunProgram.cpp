@@ -18,6 +18,7 @@
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Schedule/CreateSchedule.h"
+#include "tinygrad/Schedule/KernelGraph.h"
 #include "tinygrad/Schedule/SchedulePipeline.h"
 #include "tinygrad/Schedule/TensorGraph.h"
 #include "tinygrad/Symbolic/Bridge.h"
@@ -197,14 +198,14 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   if (!tensor)
     return 1;
 
-  // The kernel graph: tinygrad's, from --kernel-graphs, until ours exists.
-  // It is read before the clock starts: schedule_ms is our scheduling only.
+  // The kernel graph: ours (sched::getKernelGraph), or tinygrad's from
+  // --kernel-graphs for comparison. A file is read before the clock starts:
+  // schedule_ms is scheduling only.
   OwningOpRef<ModuleOp> kgMod;
   UOpRef recordKernelGraph = nullptr;
   std::string kgError;
   if (opts.kernelGraphs.empty()) {
-    kgError = "no kernel graph for this program: our rangeify (sched::getKernelGraph) is not "
-              "built yet; pass --kernel-graphs=FILE with tinygrad's (python/tools/export_schedules.py)";
+    // ours
   } else if (auto buf = llvm::MemoryBuffer::getFile(opts.kernelGraphs); !buf) {
     kgError = ("cannot read " + opts.kernelGraphs).str();
   } else {
@@ -227,10 +228,19 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       break;
     }
   }
-  sched::KernelGraphFn kernelGraph = [&](UOpRef) -> llvm::Expected<UOpRef> {
-    if (!recordKernelGraph)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), kgError);
-    return recordKernelGraph;
+  sched::KernelGraphFn kernelGraph = [&](UOpRef body) -> llvm::Expected<UOpRef> {
+    auto fail = [](const llvm::Twine &m) {
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), m.str());
+    };
+    if (!opts.kernelGraphs.empty())
+      return recordKernelGraph ? llvm::Expected<UOpRef>(recordKernelGraph) : fail(kgError);
+    ctx.errors.clear();
+    if (UOpRef kg = sched::getKernelGraph(ctx, body))
+      return kg;
+    std::string why;
+    for (const std::string &e : ctx.errors)
+      why += (why.empty() ? "" : "; ") + e;
+    return fail("get_kernel_graph: " + (why.empty() ? std::string("failed") : why));
   };
 
   auto t0 = Clock::now();
