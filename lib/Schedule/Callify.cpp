@@ -11,7 +11,6 @@
 #include "tinygrad/Schedule/Callify.h"
 
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
-#include "tinygrad/Schedule/OrderedRewrite.h"
 #include "tinygrad/Schedule/TensorGraph.h"
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
@@ -522,16 +521,16 @@ llvm::Expected<CallifyResult> sched::callify(Context &ctx, UOpRef bigSink,
                   (ctx.errors.empty() ? "rewrite failed" : ctx.errors.back()));
     return llvm::Error::success();
   };
-  UOpRef g = orderedRewrite(ctx, bigSink, addTags(), &c, /*bottomUp=*/true);
+  UOpRef g = sym::graphRewriteBottomUp(ctx, bigSink, addTags(), &c);
   if (auto e = check(g, "number the uops"))
     return std::move(e);
-  g = orderedRewrite(ctx, g, earlyTransformTensorGraph(), &c, /*bottomUp=*/false);
+  g = sym::graphRewrite(ctx, g, earlyTransformTensorGraph(), &c);
   if (auto e = check(g, "early transform tensor graph"))
     return std::move(e);
-  UOpRef fin = orderedRewrite(ctx, g, finalizeCall(), &c, /*bottomUp=*/false);
+  UOpRef fin = sym::graphRewrite(ctx, g, finalizeCall(), &c);
   if (auto e = check(fin, "finalize call"))
     return std::move(e);
-  UOpRef body = orderedRewrite(ctx, sink(ctx, c.assigns), replaceBuf(), &c, /*bottomUp=*/true);
+  UOpRef body = sym::graphRewriteBottomUp(ctx, sink(ctx, c.assigns), replaceBuf(), &c);
   if (auto e = check(body, "replace bufs"))
     return std::move(e);
   CallifyResult res;
