@@ -212,7 +212,8 @@ UOpRef tgraph::shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
   if (same)
     return x;
   Type t = tg::makeValueType(elementType(x), out, typeAddrSpace(x));
-  return ctx.get(Op::SHRINK, t, {x, shapeArg(ctx, starts), shapeArg(ctx, ends)});
+  // tinygrad's SHRINK operands are the offsets and the sizes
+  return ctx.get(Op::SHRINK, t, {x, shapeArg(ctx, starts), shapeArg(ctx, out)});
 }
 
 UOpRef tgraph::shrinkTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
