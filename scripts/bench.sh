@@ -16,3 +16,7 @@ bench/symbolic/run.sh "$BUILD"
 ninja -C "$BUILD" bench-kernels >/dev/null
 echo "== bench/kernels"
 bench/kernels/run.sh "$BUILD"
+
+ninja -C "$BUILD" bench-schedule >/dev/null
+echo "== bench/schedule"
+bench/schedule/run.sh "$BUILD"

@@ -51,5 +51,13 @@ if [ -x "$BIN/tinygrad-run" ] && [ -d "$CORPUS/kernels" ]; then
   done
 fi
 
+if [ -x "$BIN/tinygrad-run" ] && [ -f "$CORPUS/schedules.jsonl" ]; then
+  for p in softmax_axis0 layernorm; do
+    grep -F "{\"id\":\"$p\"," "$CORPUS/schedules.jsonl" > /tmp/tg-demo-program.json || continue
+    echo "== 5. tensor program $p: schedule, compile every kernel, run, compare with tinygrad"
+    "$BIN/tinygrad-run" --case /tmp/tg-demo-program.json --show 6
+  done
+fi
+
 echo
-echo "Not built yet: tinygrad's codegen opts (apply_opts/expander), the scheduler (tensor programs)."
+echo "Not built yet: tinygrad's codegen opts (apply_opts/expander), multi-device/DISK scheduling."

@@ -90,10 +90,26 @@ struct Frame {
 
 static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
                          bool preOrder, void *user) {
+  // tinygrad's unified_rewrite: a node already on the stack is not pushed
+  // again (so the visit order, which stateful rules such as the kernel
+  // split's slot and range numbering observe, is tinygrad's), and a rebuild
+  // whose source is not done yet waits on it.
   // Inline storage: most graphs are a few dozen nodes, so no heap traffic.
   llvm::SmallDenseMap<UOpRef, UOpRef, 64> replace;
-  llvm::SmallDenseSet<UOpRef, 32> active; // entered, unresolved: a revisit is a cycle
+  llvm::SmallDenseSet<UOpRef, 64> onStack{root};
+  llvm::SmallDenseMap<UOpRef, llvm::SmallVector<Frame, 1>, 8> waitlist;
+  // rewritten, waiting for the result to be linked back: a revisit is a cycle
+  llvm::SmallDenseSet<UOpRef, 32> active;
   llvm::SmallVector<Frame, 64> stack{{Frame::Enter, root, nullptr}};
+  auto done = [&](UOpRef n, UOpRef r) {
+    replace[n] = r;
+    active.erase(n);
+    if (auto it = waitlist.find(n); it != waitlist.end()) {
+      auto frames = std::move(it->second);
+      waitlist.erase(it);
+      stack.append(frames.begin(), frames.end());
+    }
+  };
   while (!stack.empty()) {
     if (stack.size() > kStackLimit) {
       ctx.errors.push_back("infinite loop in graph_rewrite (stack too big)");
@@ -101,15 +117,10 @@ static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
     }
     Frame f = stack.back();
     stack.pop_back();
+    if (replace.count(f.n))
+      continue;
     switch (f.stage) {
     case Frame::Enter: {
-      if (replace.count(f.n))
-        break;
-      if (!active.insert(f.n).second) {
-        ctx.errors.push_back("rule cycle in graph_rewrite at " +
-                             getOpName(f.n->op).str());
-        return nullptr;
-      }
       UOpRef nn = f.n;
       if (preOrder) {
         // bottom_up=True: fire before the children, to a fixed point.
@@ -123,45 +134,57 @@ static UOpRef runRewrite(Context &ctx, UOpRef root, const PatternMatcher &pm,
       }
       stack.push_back({Frame::Rebuild, f.n, nn});
       for (UOpRef s : llvm::reverse(nn->src))
-        if (!replace.count(s))
+        if (onStack.insert(s).second)
           stack.push_back({Frame::Enter, s, nullptr});
       break;
     }
     case Frame::Rebuild: {
       UOpRef nn = f.r;
       llvm::SmallVector<UOpRef, 4> newSrc;
-      bool changed = false;
+      bool changed = false, ready = true;
       for (UOpRef s : nn->src) {
         auto it = replace.find(s);
-        UOpRef ns = it == replace.end() ? s : it->second;
-        changed |= ns != s;
-        newSrc.push_back(ns);
+        if (it == replace.end()) {
+          waitlist[s].push_back(f);
+          ready = false;
+          break;
+        }
+        changed |= it->second != s;
+        newSrc.push_back(it->second);
       }
+      if (!ready)
+        break;
       UOpRef r;
       if (!changed) {
         r = preOrder ? nullptr : pm.rewrite(ctx, nn, user);
         if (!r) {
-          replace[f.n] = nn;
-          active.erase(f.n);
+          done(f.n, nn);
           break;
         }
       } else {
         r = ctx.replaceSrc(nn, newSrc);
       }
       if (r == f.n) { // rebuilt into itself: done
-        replace[f.n] = r;
-        active.erase(f.n);
+        done(f.n, r);
         break;
       }
+      if (!active.insert(f.n).second || active.count(r)) {
+        ctx.errors.push_back("rule cycle in graph_rewrite at " + getOpName(f.n->op).str());
+        return nullptr;
+      }
       stack.push_back({Frame::Forward, f.n, r});
-      if (!replace.count(r))
-        stack.push_back({Frame::Enter, r, nullptr});
+      stack.push_back({Frame::Enter, r, nullptr});
       break;
     }
-    case Frame::Forward:
-      replace[f.n] = replace.lookup(f.r);
-      active.erase(f.n);
+    case Frame::Forward: {
+      auto it = replace.find(f.r);
+      if (it == replace.end()) {
+        waitlist[f.r].push_back(f);
+        break;
+      }
+      done(f.n, it->second);
       break;
+    }
     }
   }
   return replace.lookup(root);

@@ -210,7 +210,9 @@ UOpRef Context::alu(Op op, llvm::ArrayRef<UOpRef> srcs) {
 }
 
 UOpRef Context::cast(UOpRef x, DType dt) {
-  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type));
+  // the dialect's inference: the source's shape and memory addrspace
+  tg::ValueInfo info = tg::getValueInfo(x->type);
+  Type t = tg::makeValueType(typeFor(dt), shapeOf(x->type), info.isVoid ? std::nullopt : info.addrspace);
   auto attrs = DictionaryAttr::get(
       mlir, {NamedAttribute(StringAttr::get(mlir, "dtype"), TypeAttr::get(typeFor(dt)))});
   return get(Op::CAST, t, {x}, Arg{Scalar(), attrs});
@@ -266,12 +268,52 @@ UOpRef Context::variable(llvm::StringRef name, I lo, I hi, DType dt) {
 UOpRef Context::replaceSrc(UOpRef x, llvm::ArrayRef<UOpRef> src) {
   if (llvm::equal(x->src, src))
     return x;
+  UOpRef r = nullptr;
   if (isALU(x->op))
-    return alu(x->op, src);
-  if (x->op == Op::CAST)
-    return cast(src[0], x->dtype);
-  if (x->op == Op::STACK)
-    return stack(src);
+    r = alu(x->op, src);
+  else if (x->op == Op::CAST)
+    r = cast(src[0], x->dtype);
+  else if (x->op == Op::STACK)
+    r = stack(src);
+  if (r) {
+    // tinygrad's replace(src=...) keeps the tag (the only extra attribute an
+    // ALU/CAST/STACK node carries); the scheduler's realize tags rely on it.
+    if (x->arg.attrs && r->arg.attrs != x->arg.attrs)
+      r = get(r->op, r->type, r->src, x->arg);
+    return r;
+  }
+  // Ops whose type passes through or derives from a source: a rebuilt node
+  // must carry the type its new sources give it (tinygrad derives shape and
+  // dtype lazily from the sources, so the scheduler's rewrites that turn
+  // shaped sources into scalars depend on this).
+  if ((x->op == Op::AFTER || x->op == Op::NOOP) && !src.empty())
+    return get(x->op, src[0]->type, src, x->arg);
+  if (x->op == Op::INDEX && !src.empty()) {
+    tg::ValueInfo buf = tg::getValueInfo(src[0]->type);
+    if (!buf.isVoid) {
+      llvm::SmallVector<int64_t> shape;
+      for (UOpRef s : src.drop_front())
+        shape.append(tg::getValueInfo(s->type).shape);
+      if (src.size() - 1 < buf.shape.size())
+        shape.append(buf.shape.begin() + (src.size() - 1), buf.shape.end());
+      Type elem = tg::getValueInfo(x->type).elementType;
+      if (!elem || isa<tg::VoidType>(elem))
+        elem = buf.elementType;
+      tg::ValueInfo old = tg::getValueInfo(x->type);
+      std::optional<tg::AddrSpace> as = buf.addrspace;
+      if (!as && old.addrspace)
+        as = old.addrspace;
+      return get(x->op, tg::makeValueType(elem, shape, as), src, x->arg);
+    }
+  }
+  if (x->op == Op::BITCAST && src.size() == 1) { // same-size bitcast: the source's shape
+    tg::ValueInfo in = tg::getValueInfo(src[0]->type), out = tg::getValueInfo(x->type);
+    if (!in.isVoid && !out.isVoid && in.elementType &&
+        getInfo(x->dtype).itemsize == getInfo(src[0]->dtype).itemsize)
+      return get(x->op, tg::makeValueType(out.elementType, in.shape, in.addrspace), src, x->arg);
+  }
+  if (x->op == Op::REDUCE && src.size() > 1) // ranged REDUCE: the element's type
+    return get(x->op, src[0]->type, src, x->arg);
   return get(x->op, x->type, src, x->arg);
 }
 

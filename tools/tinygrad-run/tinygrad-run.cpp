@@ -1,13 +1,14 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
-//   tinygrad-run --case K.json [--json] [--emit=mlir|llvm|asm|obj] [-o FILE]
+//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj] [-o FILE]
 //                [--mlir-print-ir-after-all]
 //
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
 // runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
 // relative or 2 ulp (NaN equals NaN, infinities by sign). Exit 0 only on a
-// match; bad input is a diagnostic and exit 1.
+// match; bad input is a diagnostic and exit 1. A schedules.jsonl record
+// (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/CPUPipeline.h"
@@ -15,6 +16,7 @@
 #include "tinygrad/Target/TinygradJSON.h"
 #include "tinygrad-rt/runtime.h"
 #include "CaseValues.h"
+#include "RunProgram.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,6 +44,11 @@ static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llv
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"));
 static cl::opt<unsigned> showValues("show", cl::desc("print the first N output values beside tinygrad's"),
                                     cl::init(0));
+static cl::opt<std::string> kernelGraphs(
+    "kernel-graphs",
+    cl::desc("tensor programs: tinygrad's kernel graphs by program id (JSONL from "
+             "python/tools/export_schedules.py), used until our rangeify exists"),
+    cl::init(""));
 static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
                                    cl::desc("print the IR after every MLIR pass (stderr)"));
 
@@ -73,7 +80,8 @@ int main(int argc, char **argv) {
   if (!rec)
     die("a case file is a JSON object");
   if (rec->get("tensor_graph"))
-    die("tensor programs (schedules.jsonl records) need the scheduler, which is not built yet");
+    return tgrun::runProgram(*parsed, (*file)->getBuffer(),
+                             {casePath, kernelGraphs, jsonOut, showValues});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 

@@ -23,6 +23,20 @@ def VerifySpec : Pass<"tg-verify-spec"> {
   ];
 }
 
+def KernelGraph : Pass<"tg-kernel-graph", "::mlir::ModuleOp"> {
+  let summary = "tinygrad's get_kernel_graph: rangeify and split a callified program into kernels";
+  let description = [{
+    The module's root is a callified program, `CALL(SINK(stores), *buffers)`
+    (or its body SINK). Its body goes through tinygrad's get_kernel_graph on
+    the interned engine: earliest rewrites, rangeify (realize map, range
+    assignment, movement ops as index math), un-staging by tinygrad's cost
+    rules, stage to store and the kernel split. The root is replaced by the
+    kernel graph: a SINK of AFTERs over kernel `CALL(SINK(arg=KernelInfo),
+    *args)`. Unsupported input is a diagnostic naming the op.
+  }];
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect"];
+}
+
 class SymbolicPassBase<string name, string sum> : Pass<name> {
   let summary = sum;
   let dependentDialects = ["::mlir::tinygrad::tg::TGDialect"];
@@ -99,6 +113,46 @@ def TestPrintIntRanges : Pass<"tg-test-print-int-ranges"> {
     tinygrad's vmin/vmax (lib/Symbolic/IntRanges.cpp), so this checks those
     rules through the upstream dataflow framework.
   }];
+}
+
+def Callify : Pass<"tg-callify", "::mlir::ModuleOp"> {
+  let summary = "tinygrad's transform_to_call: a tensor graph SINK becomes CALL(SINK(assigns), *buffers)";
+  let description = [{
+    The module's root is the tensor graph tinygrad hands its scheduler (a
+    SINK of the tensors to realize). Every realized value gets a buffer and
+    a store (`buf.after(buf.store(x))`), input buffers, buffer views and
+    bound variables become positional PARAMs inside the body and the real
+    buffers the CALL's arguments (the normalized form the schedule cache
+    keys on). Fresh buffers are numbered after the program's. Unsupported
+    input (precompiled FUNCTIONs, DISK devices, multi-device views) is a
+    diagnostic.
+  }];
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect", "::mlir::tinygrad::tgt::TGTDialect", "::mlir::tinygrad::tgk::TGKDialect"];
+}
+
+def CreateSchedule : Pass<"tg-create-schedule", "::mlir::ModuleOp"> {
+  let summary = "tinygrad's create_schedule: a kernel graph becomes a LINEAR of kernel CALLs";
+  let description = [{
+    The module's root is a kernel graph (a SINK of AFTERs over kernel
+    CALLs). Kernels are ordered by their buffer states: a kernel runs after
+    the kernels that produced the states it reads (RAW) and before the write
+    that supersedes a state it reads (WAR), in Kahn order with tinygrad's
+    tie-breaking. A cycle is a diagnostic naming the buffers.
+  }];
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect", "::mlir::tinygrad::tgt::TGTDialect", "::mlir::tinygrad::tgk::TGKDialect", "::mlir::tinygrad::hcq::HCQDialect"];
+}
+
+def Schedule : Pass<"tg-schedule", "::mlir::ModuleOp"> {
+  let summary = "tensor graph -> LINEAR over buffers: callify, kernel graph, create_schedule, resolve, copies, memory planning";
+  let description = [{
+    tinygrad's create_linear_with_vars on the module's root tensor graph:
+    tg-callify, tg-kernel-graph, tg-create-schedule, then resolve_linear_call
+    (PARAMs to the program's buffers, fresh intermediates, bound variables),
+    pm_copy_from_store and memory planning (intermediates whose lifetimes do
+    not overlap share an arena). The root becomes the final LINEAR; the
+    planned and unplanned peak bytes are remarks on it.
+  }];
+  let dependentDialects = ["::mlir::tinygrad::tg::TGDialect", "::mlir::tinygrad::tgt::TGTDialect", "::mlir::tinygrad::tgk::TGKDialect", "::mlir::tinygrad::hcq::HCQDialect"];
 }
 
 #endif

@@ -1,0 +1,90 @@
+//===- EarliestRewrites.cpp - earliest_rewrites (schedule/rangeify.py) ----===//
+//
+// Cleanups on the tensor graph before rangeify. The rules whose conditions
+// the corpus programs never meet (large-reduce splitting, shape-changing
+// bitcasts, size-0 tensors, copies) decline with a diagnostic instead of
+// silently producing a graph tinygrad would not.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "../Symbolic/Rules/Rules.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::sched;
+using namespace mlir::tinygrad::sym::pat;
+namespace n = mlir::tinygrad::sym::pat::names;
+
+static int64_t numel(llvm::ArrayRef<int64_t> s) {
+  int64_t p = 1;
+  for (int64_t d : s)
+    p *= d;
+  return p;
+}
+
+/// split_reduceop only fires for reductions of 32768:1 or more.
+static UOpRef splitReduceop(Match &m) {
+  auto rs = shapeOf(m[n::reduce]), xs = shapeOf(m[n::x]);
+  if (!rs || !xs || numel(*rs) == 0)
+    return nullptr;
+  if (numel(*xs) / numel(*rs) < 32768)
+    return nullptr;
+  return fail(m.ctx, "split_reduceop",
+              "REDUCE of " + formatShape(*xs) + " to " + formatShape(*rs) +
+                  " needs a two-kernel split, not supported yet");
+}
+
+static UOpRef expandBitcast(Match &m) {
+  UOpRef bc = m[n::x];
+  if (getInfo(bc->dtype).itemsize == getInfo(bc->src[0]->dtype).itemsize)
+    return nullptr;
+  return fail(m.ctx, "expand_bitcast", "shape-changing BITCAST is not supported yet");
+}
+
+static UOpRef sizeZero(Match &m) {
+  UOpRef x = m[n::x];
+  if (x->op == sym::Op::SINK)
+    return nullptr;
+  auto s = shapeOf(x);
+  if (!s || !llvm::is_contained(*s, 0))
+    return nullptr;
+  return fail(m.ctx, "earliest_rewrites", sym::getOpName(x->op) + " of size 0 " +
+                                              formatShape(*s) + " is not supported yet");
+}
+
+const sym::PatternMatcher &sched::earliestRewrites() {
+  static const sym::PatternMatcher pm = [] {
+    sym::PatternMatcher m(sym::rules::mopCleanupRules());
+    m.add({
+        {"split_reduceop", up(sym::Op::REDUCE, {var(n::x)}, n::reduce), splitReduceop},
+        {"remove DETACH/CONTIGUOUS_BACKWARD", op({sym::Op::DETACH, sym::Op::CONTIGUOUS_BACKWARD}, n::x),
+         [](Match &m) { return m[n::x]->src[0]; }},
+        {"SINK only references the base", op(sym::Op::SINK, n::x), [](Match &m) -> UOpRef {
+           llvm::SmallVector<UOpRef, 4> src;
+           for (UOpRef s : m[n::x]->src)
+             src.push_back(s->op == sym::Op::UNSHARD ? baseOf(s->src[0]) : baseOf(s));
+           return m.ctx.replaceSrc(m[n::x], src);
+         }},
+        {"COPY", op(sym::Op::COPY, n::x), [](Match &m) -> UOpRef {
+           return fail(m.ctx, "earliest_rewrites", "COPY is not supported yet");
+         }},
+        {"reshaping on STORE can be a NOOP",
+         up(sym::Op::STORE, {up(sym::Op::RESHAPE, {var(n::dest)}).allowAnyLen(),
+                        up(sym::Op::RESHAPE, {var(n::src)}).allowAnyLen()}),
+         [](Match &m) -> UOpRef {
+           return shapeOf(m[n::dest]) == shapeOf(m[n::src]) ? store(m.ctx, m[n::dest], m[n::src])
+                                                            : nullptr;
+         }},
+        {"move bitcast from store dest to source",
+         up(sym::Op::STORE, {up(sym::Op::BITCAST, {var(n::target)}), var(n::src)}),
+         [](Match &m) -> UOpRef {
+           return fail(m.ctx, "earliest_rewrites", "STORE into a BITCAST is not supported yet");
+         }},
+        {"expand_bitcast", op(sym::Op::BITCAST, n::x), expandBitcast},
+        {"handle size 0", op(allOps(), n::x), sizeZero},
+    });
+    return m;
+  }();
+  return pm;
+}

@@ -1,0 +1,131 @@
+//===- Indexing.cpp - apply_movement_op: movement ops as index math -------===//
+//
+// tinygrad's definition of the movement ops: the ranges that index a
+// movement op's output give the ranges that index its source. RESHAPE goes
+// through a linear index that the symbolic rules then simplify ("the
+// replacement for the reshape view merging code"), so the rule sets here are
+// the ones tinygrad names.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "../Symbolic/Rules/Rules.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::sched;
+namespace py = mlir::tinygrad::sym::rules::py;
+
+/// symbolic + pm_simplify_valid (+ pm_drop_and_clauses for reshapes).
+static const sym::PatternMatcher &padMatcher() {
+  static const sym::PatternMatcher pm = sym::symbolic() + sym::simplifyValid();
+  return pm;
+}
+static const sym::PatternMatcher &reshapeMatcher() {
+  static const sym::PatternMatcher pm =
+      padMatcher() + sym::PatternMatcher(sym::rules::dropAndClausesRules());
+  return pm;
+}
+
+/// _apply_reshape: flatten the output ranges row-major, split the linear
+/// index over the input dims, simplify.
+static std::optional<Ranges> applyReshape(Context &ctx, llvm::ArrayRef<int64_t> inShape,
+                                          llvm::ArrayRef<int64_t> outShape,
+                                          llvm::ArrayRef<UOpRef> rngs) {
+  int64_t acc = 1;
+  llvm::SmallVector<UOpRef, 4> axesIn;
+  for (size_t i = outShape.size(); i-- > 0;) {
+    axesIn.push_back(py::rmul(ctx, acc, rngs[i]));
+    acc *= outShape[i];
+  }
+  UOpRef combined = py::ic(ctx, 0);
+  for (UOpRef a : axesIn)
+    combined = py::add(ctx, combined, a);
+  llvm::SmallVector<UOpRef, 4> axesOut;
+  for (size_t i = inShape.size(); i-- > 0;) {
+    axesOut.push_back(py::mod(ctx, combined, inShape[i]));
+    combined = py::floordiv(ctx, combined, inShape[i]);
+  }
+  std::reverse(axesOut.begin(), axesOut.end());
+  UOpRef s = sym::graphRewrite(ctx, sink(ctx, axesOut), reshapeMatcher());
+  if (!s)
+    return std::nullopt;
+  return Ranges(s->src.begin(), s->src.end());
+}
+
+std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
+                                             llvm::ArrayRef<int64_t> inShape,
+                                             const MArg &arg,
+                                             llvm::ArrayRef<UOpRef> rngs) {
+  Ranges out;
+  switch (op) {
+  case sym::Op::SHRINK:
+    for (size_t i = 0; i < rngs.size(); ++i)
+      out.push_back(arg.pairs[i].first == 0 ? rngs[i] : py::add(ctx, rngs[i], arg.pairs[i].first));
+    return out;
+  case sym::Op::PERMUTE: {
+    // rngs[p] for p in argsort(perm)
+    llvm::SmallVector<unsigned> order(arg.perm.size());
+    for (unsigned i = 0; i < order.size(); ++i)
+      order[i] = i;
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) { return arg.perm[a] < arg.perm[b]; });
+    for (unsigned p : order)
+      out.push_back(rngs[p]);
+    return out;
+  }
+  case sym::Op::FLIP:
+    for (size_t i = 0; i < rngs.size(); ++i)
+      out.push_back(arg.perm[i] ? py::sub(ctx, py::ic(ctx, inShape[i] - 1), rngs[i]) : rngs[i]);
+    return out;
+  case sym::Op::EXPAND:
+    out.assign(rngs.begin() + std::min(arg.shape.size(), rngs.size()), rngs.end());
+    return out;
+  case sym::Op::PAD:
+    for (size_t i = 0; i < rngs.size(); ++i) {
+      auto [off, sz] = arg.pairs[i];
+      UOpRef r = rngs[i];
+      if (sz == inShape[i] && off == 0) {
+        out.push_back(r);
+        continue;
+      }
+      // (r >= off) & (r < sh+off), simplified before the where is built
+      UOpRef ge = py::ne(ctx, py::lt(ctx, r, off), ctx.constBool(true));
+      UOpRef cond = py::binop(ctx, sym::Op::AND, ge, py::lt(ctx, r, inShape[i] + off));
+      cond = sym::graphRewrite(ctx, cond, padMatcher());
+      if (!cond)
+        return std::nullopt;
+      out.push_back(py::valid(ctx, py::sub(ctx, r, off), cond));
+    }
+    return out;
+  case sym::Op::RESHAPE: {
+    // Simplify first (commutative flips apply early), then reshape over
+    // placeholder ranges so the cached reshape math is range-agnostic.
+    UOpRef s = sink(ctx, rngs);
+    bool allConst = llvm::all_of(rngs, [](UOpRef r) {
+      return r->op == sym::Op::CONST || (r->op == sym::Op::STACK && r->src.empty());
+    });
+    if (!allConst && !(s = sym::graphRewrite(ctx, s, sym::symbolic())))
+      return std::nullopt;
+    llvm::DenseMap<UOpRef, UOpRef> sub, inv;
+    RangeCache local;
+    unsigned i = 0;
+    for (UOpRef r : local.ranges(s)) {
+      MLIRContext *mc = ctx.getMLIRContext();
+      UOpRef ph = withAttr(ctx, withAttr(ctx, ctx.get(sym::Op::RANGE, r->type, r->src.take_front(1), r->arg),
+                                         "ids", DenseI64ArrayAttr::get(mc, {int64_t(i)})),
+                           "axis_type", tg::AxisTypeAttr::get(mc, tg::AxisType::Placeholder));
+      ++i;
+      sub[r] = ph;
+      inv[ph] = r;
+    }
+    UOpRef ph = sym::substitute(ctx, s, sub);
+    auto r = applyReshape(ctx, inShape, arg.shape, ph->src);
+    if (!r)
+      return std::nullopt;
+    UOpRef back = sym::substitute(ctx, sink(ctx, *r), inv);
+    return Ranges(back->src.begin(), back->src.end());
+  }
+  default:
+    return std::nullopt;
+  }
+}

@@ -1,0 +1,53 @@
+//===- KernelGraph.cpp - get_kernel_graph, in tinygrad's order ------------===//
+#include "tinygrad/Schedule/KernelGraph.h"
+
+#include "Passes.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::sched;
+
+/// Shapes must be static here: symbolic dims are `?` in the MLIR types and
+/// the steps below read shapes as numbers.
+static bool checkStaticShapes(Context &ctx, UOpRef sink) {
+  for (UOpRef u : toposort(sink)) {
+    auto s = shapeOf(u);
+    if (s && llvm::is_contained(*s, tg::kDynamic)) {
+      fail(ctx, "get_kernel_graph", sym::getOpName(u->op) +
+                                        " has a symbolic shape; symbolic shapes are not supported yet");
+      return false;
+    }
+  }
+  return true;
+}
+
+UOpRef sched::getKernelGraph(Context &ctx, UOpRef sink) {
+  if (!sink || sink->op != sym::Op::SINK)
+    return fail(ctx, "get_kernel_graph", "expected the SINK body of a CALL");
+  if (!checkStaticShapes(ctx, sink))
+    return nullptr;
+  ScopedRangeCache cache;
+  // multi_pm: single-device graphs pass through unchanged.
+  UOpRef t = sym::graphRewriteBottomUp(ctx, sink, pmMops() + earliestRewrites());
+  if (!t)
+    return nullptr;
+  // pm_copy_to_store: COPY is diagnosed by earliest_rewrites for now.
+  if (!(t = runRangeify(ctx, t)))
+    return nullptr;
+  if (!(t = sym::graphRewrite(ctx, t, removeBufferize())))
+    return nullptr;
+  // pm_limit_bufs: the CPU limit (31 buffers per kernel) is checked after the split.
+  int64_t firstSlot = 0;
+  for (UOpRef u : toposort(t))
+    if (auto pa = paramArg(u); u->op == sym::Op::BUFFER && pa && pa.getAddrspace() == tg::AddrSpace::Global)
+      firstSlot = std::max(firstSlot, pa.getSlot() + 1);
+  if (!(t = stageToStore(ctx, t, firstSlot)))
+    return nullptr;
+  if (!(t = splitKernels(ctx, t)))
+    return nullptr;
+  for (UOpRef u : toposort(t))
+    if (u->op == sym::Op::CALL && u->src.size() > 31)
+      return fail(ctx, "get_kernel_graph", "a kernel uses " + llvm::Twine(u->src.size() - 1) +
+                                               " buffers, more than the CPU limit of 31 (pm_limit_bufs)");
+  return ctx.errors.empty() ? t : nullptr;
+}

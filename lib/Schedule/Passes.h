@@ -1,0 +1,40 @@
+//===- Passes.h - the steps of get_kernel_graph ----------------*- C++ -*-===//
+//
+// One function per tinygrad step, each in the file named after it. Every
+// step takes and returns the whole graph; null means it failed and the
+// reason is in ctx.errors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_LIB_SCHEDULE_PASSES_H
+#define TINYGRAD_LIB_SCHEDULE_PASSES_H
+
+#include "Graph.h"
+
+namespace mlir::tinygrad::sched {
+
+/// apply_movement_op (schedule/indexing.py): the input ranges of movement op
+/// `op` (source shape `inShape`, argument `arg`) from its output ranges.
+std::optional<Ranges> applyMovementOp(Context &ctx, Op op, llvm::ArrayRef<int64_t> inShape,
+                                      const MArg &arg, llvm::ArrayRef<UOpRef> rngs);
+
+/// pm_mops: movement ops on INDEX become index math; movement ops and INDEX
+/// move past AFTER/END.
+const sym::PatternMatcher &pmMops();
+/// mop_cleanup + earliest_rewrites (rangeify.py), to be run bottom-up with pm_mops.
+const sym::PatternMatcher &earliestRewrites();
+/// run_rangeify (schedule/indexing.py).
+UOpRef runRangeify(Context &ctx, UOpRef sink);
+/// pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
+const sym::PatternMatcher &removeBufferize();
+/// pm_flatten_range (codegen/simplify.py).
+const sym::PatternMatcher &pmFlattenRange();
+/// pm_add_buffers + pm_add_param_range_tags (stage to store).
+const sym::PatternMatcher &addBuffers();
+/// Runs addBuffers bottom-up; new BUFFERs are numbered from `firstSlot`.
+UOpRef stageToStore(Context &ctx, UOpRef sink, int64_t firstSlot);
+/// split_kernels + pm_no_indexing_calls.
+UOpRef splitKernels(Context &ctx, UOpRef sink);
+
+} // namespace mlir::tinygrad::sched
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Kernel graphs from --tg-kernel-graph against tinygrad's corpus.
+
+For every program of schedules.jsonl: import the record's `call`, run
+`tinygrad-opt --tg-kernel-graph`, export the kernel graph, and compare each
+kernel AST (the SINK of every kernel CALL, in the graph's toposort order)
+with the `ast` of the record's kernel_cases, structurally: two graphs are
+equal when every node has the same op, dtype, arg, tag and equal sources.
+Also compares the kernel count with num_kernels + num_copies (tinygrad's
+kernel graph holds copies as kernels too).
+
+Prints one line per program that differs and a summary; exits non-zero when
+fewer than --min-identical programs are identical.
+"""
+import argparse, json, os, subprocess, sys
+
+
+def canon(graph):
+  """Structural key of the root of a corpus-format graph."""
+  keys = []
+  for n in graph["nodes"]:
+    keys.append((n["op"], n["dtype"], json.dumps(n["arg"], sort_keys=True),
+                 json.dumps(n["tag"], sort_keys=True), tuple(keys[i] for i in n["src"])))
+  return keys
+
+
+def subgraph(graph, root):
+  """The corpus-format graph of `root`'s backward slice."""
+  nodes = graph["nodes"]
+  keep, stack = set(), [root]
+  while stack:
+    i = stack.pop()
+    if i in keep: continue
+    keep.add(i)
+    stack.extend(nodes[i]["src"])
+  order = sorted(keep)
+  remap = {old: new for new, old in enumerate(order)}
+  out = [dict(nodes[i], id=remap[i], src=[remap[s] for s in nodes[i]["src"]]) for i in order]
+  return {"nodes": out, "root": remap[root]}
+
+
+def first_difference(a, b):
+  """A short description of where two graphs first differ."""
+  ka, kb = canon(a), canon(b)
+  ra, rb = ka[a["root"]], kb[b["root"]]
+  def walk(x, y, depth=0):
+    if x == y: return None
+    if x[0] != y[0] or x[1] != y[1] or x[2] != y[2] or len(x[4]) != len(y[4]):
+      return f"{x[0]}({x[1]}, arg={x[2]}, {len(x[4])} srcs) vs tinygrad {y[0]}({y[1]}, arg={y[2]}, {len(y[4])} srcs)"
+    for sx, sy in zip(x[4], y[4]):
+      if (d := walk(sx, sy, depth + 1)) is not None: return f"{x[0]} > {d}"
+    return f"{x[0]}: tag {x[3]} vs {y[3]}"
+  return walk(ra, rb)
+
+
+def run(bin_dir, call, tmp):
+  with open(tmp, "w") as f: json.dump(call, f)
+  imp = subprocess.run([os.path.join(bin_dir, "tinygrad-translate"), "--import-tinygrad-json", tmp],
+                       capture_output=True, text=True)
+  if imp.returncode: return None, "import: " + imp.stderr.strip()
+  opt = subprocess.run([os.path.join(bin_dir, "tinygrad-opt"), "--tg-kernel-graph", "--verify-each=0"],
+                       input=imp.stdout, capture_output=True, text=True)
+  if opt.returncode: return None, " ".join(opt.stderr.split())[:400]
+  exp = subprocess.run([os.path.join(bin_dir, "tinygrad-translate"), "--export-tinygrad-json"],
+                       input=opt.stdout, capture_output=True, text=True)
+  if exp.returncode: return None, "export: " + exp.stderr.strip()
+  return json.loads(exp.stdout), None
+
+
+def main():
+  ap = argparse.ArgumentParser()
+  ap.add_argument("--bin", required=True)
+  ap.add_argument("--corpus", required=True)
+  ap.add_argument("--tmp", default="/tmp/check_kernel_graph.json")
+  ap.add_argument("--only", default=None, help="comma-separated program ids")
+  ap.add_argument("--min-identical", type=int, default=0)
+  ap.add_argument("-v", action="store_true")
+  a = ap.parse_args()
+  only = set(a.only.split(",")) if a.only else None
+  total = identical = count_ok = 0
+  for line in open(os.path.join(a.corpus, "schedules.jsonl")):
+    rec = json.loads(line)
+    if only and rec["id"] not in only: continue
+    total += 1
+    want_count = rec["num_kernels"] + rec["num_copies"]
+    graph, err = run(a.bin, rec["call"], a.tmp)
+    if graph is None:
+      print(f"FAIL {rec['id']}: {err}")
+      continue
+    calls = [i for i, n in enumerate(graph["nodes"]) if n["op"] == "CALL"]
+    if len(calls) == want_count: count_ok += 1
+    diffs = []
+    if len(calls) != want_count: diffs.append(f"{len(calls)} kernels, tinygrad {want_count}")
+    for k, (ci, case) in enumerate(zip(calls, rec["kernel_cases"])):
+      ref = json.load(open(os.path.join(a.corpus, "kernels", case + ".json")))["ast"]
+      ours = subgraph(graph, graph["nodes"][ci]["src"][0])
+      if canon(ours)[ours["root"]] != canon(ref)[ref["root"]]:
+        diffs.append(f"k{k}: {first_difference(ours, ref)}")
+    if len(calls) < len(rec["kernel_cases"]): diffs.append("missing kernels")
+    if diffs:
+      print(f"DIFF {rec['id']}: " + "; ".join(diffs)[:600])
+    else:
+      identical += 1
+      if a.v: print(f"OK   {rec['id']}")
+  print(f"identical kernel ASTs: {identical}/{total} programs; kernel count equal: {count_ok}/{total}")
+  return 0 if identical >= a.min_identical else 1
+
+
+if __name__ == "__main__":
+  sys.exit(main())

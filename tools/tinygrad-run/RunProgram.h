@@ -1,0 +1,23 @@
+//===- RunProgram.h - run a tensor program record ----------------*- C++ -*-===//
+#ifndef TINYGRAD_RUN_RUNPROGRAM_H
+#define TINYGRAD_RUN_RUNPROGRAM_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+namespace tgrun {
+struct ProgramOptions {
+  llvm::StringRef casePath;
+  /// JSONL of kernel graphs by program id (python/tools/export_schedules.py),
+  /// used while our own kernel graph does not exist.
+  llvm::StringRef kernelGraphs;
+  bool json = false;
+  unsigned showValues = 0;
+};
+
+/// Schedules, compiles, runs and checks one schedules.jsonl record.
+/// 0: outputs match; 2: they differ; 1: bad input or a failed step.
+int runProgram(const llvm::json::Value &record, llvm::StringRef text, const ProgramOptions &opts);
+} // namespace tgrun
+
+#endif

@@ -1,0 +1,356 @@
+//===- tinygrad-schedule.cpp - the scheduler's steps on corpus programs ---===//
+//
+// `--check-callify schedules.jsonl`: runs tg-callify on every record's
+// `tensor_graph` and compares the result with the record's `call` (the graph
+// tinygrad's transform_to_call returned). Fresh buffers are numbered by the
+// process that made them, so the buffers a graph introduces (slots not in
+// the tensor graph) are renumbered by first appearance in both graphs
+// before the comparison; everything else, input slots included, must be
+// identical, node for node (one interned pointer).
+// `--callify RECORD.json`: prints the CALL graph of one record as corpus JSON.
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tinygrad/InitAllDialects.h"
+#include "tinygrad/Schedule/Callify.h"
+#include "tinygrad/Schedule/CreateSchedule.h"
+#include "tinygrad/Schedule/SchedulePipeline.h"
+#include "tinygrad/Schedule/TensorGraph.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad/Target/TinygradJSON.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+namespace cl = llvm::cl;
+using sym::UOpRef;
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<schedules.jsonl | record.json>"));
+static cl::opt<bool> checkCallify("check-callify",
+                                  cl::desc("compare tg-callify with every record's call"));
+static cl::opt<bool> emitCallify("callify", cl::desc("print the CALL graph of one record"));
+static cl::opt<double> minRate("min-rate", cl::init(1.0),
+                               cl::desc("required share of identical call graphs"));
+static cl::opt<bool> checkSchedule(
+    "check-schedule",
+    cl::desc("the input is tinygrad's kernel graphs and schedules (python/tools/export_schedules.py): "
+             "compare tg-create-schedule and resolve_linear_call with them"));
+static cl::opt<bool> emitSchedule("create-schedule",
+                                  cl::desc("print tg-create-schedule's LINEAR for a record's kernel_graph"));
+static cl::opt<std::string> recordsPath("records", cl::desc("schedules.jsonl for --check-schedule"),
+                                        cl::init(""));
+static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
+
+namespace {
+
+/// Slots of the device buffers of a graph.
+llvm::DenseSet<int64_t> bufferSlots(UOpRef root) {
+  llvm::DenseSet<int64_t> slots;
+  llvm::DenseSet<UOpRef> seen;
+  llvm::SmallVector<UOpRef, 64> stack{root};
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (auto p = sched::tgraph::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
+      slots.insert(p.getSlot());
+    stack.append(u->src.begin(), u->src.end());
+  }
+  return slots;
+}
+
+/// Renumber the device buffers whose slot is not in `keep`, by first
+/// appearance in a depth-first walk (sources in order), from 1<<40.
+UOpRef renumberFresh(sym::Context &ctx, UOpRef root, const llvm::DenseSet<int64_t> &keep) {
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  llvm::DenseSet<UOpRef> seen;
+  int64_t next = int64_t(1) << 40;
+  std::function<void(UOpRef)> walk = [&](UOpRef u) {
+    if (!seen.insert(u).second)
+      return;
+    for (UOpRef s : u->src)
+      walk(s);
+    auto p = sched::tgraph::paramAttr(u);
+    if (p && u->op == sym::Op::BUFFER && p.getDevice() && !keep.count(p.getSlot())) {
+      auto np = tg::ParamAttr::get(ctx.getMLIRContext(), next++, p.getDtype(), p.getVminVmax(),
+                                   p.getMultipleOf(), p.getName(), p.getAddrspace(), p.getAxis(),
+                                   p.getDevice(), p.getIsVolatile(), p.getSize());
+      MLIRContext *m = ctx.getMLIRContext();
+      auto attrs = DictionaryAttr::get(m, {NamedAttribute(StringAttr::get(m, "arg"), np)});
+      map[u] = ctx.get(u->op, u->type, u->src, sym::Arg{Scalar(), attrs});
+    }
+  };
+  walk(root);
+  return map.empty() ? root : sym::substitute(ctx, root, map);
+}
+
+UOpRef importGraph(MLIRContext &m, sym::Context &ctx, const llvm::json::Value &rec,
+                   llvm::StringRef path, OwningOpRef<ModuleOp> &keep) {
+  keep = importTinygradJSONValue(rec, &m, path);
+  if (!keep)
+    return nullptr;
+  sym::Importer importer(ctx);
+  return importer.import(getTinygradRoot(*keep));
+}
+
+std::string printGraph(MLIRContext &m, UOpRef u) {
+  OpBuilder b(&m);
+  OwningOpRef<ModuleOp> mod = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(mod->getBody());
+  sym::Materializer mat(b, b.getUnknownLoc());
+  mat.materialize(u);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  mod->print(os);
+  return s;
+}
+
+int runCheck(MLIRContext &m, llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, false);
+  unsigned total = 0, same = 0;
+  for (llvm::StringRef line : lines) {
+    auto rec = llvm::json::parse(line);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    std::string id = rec->getAsObject()->getString("id").value_or("?").str();
+    ++total;
+    sym::Context ctx(&m);
+    OwningOpRef<ModuleOp> a, b;
+    UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+    UOpRef want = importGraph(m, ctx, *rec, "call", b);
+    if (!tensor || !want) {
+      llvm::outs() << "IMPORT-FAIL " << id << "\n";
+      continue;
+    }
+    int64_t next = sched::nextFreeBufferSlot(tensor);
+    auto got = sched::callify(ctx, tensor, next);
+    if (!got) {
+      llvm::outs() << "CALLIFY-FAIL " << id << ": " << llvm::toString(got.takeError()) << "\n";
+      continue;
+    }
+    llvm::DenseSet<int64_t> inputs = bufferSlots(tensor);
+    UOpRef g = renumberFresh(ctx, got->call, inputs);
+    UOpRef w = renumberFresh(ctx, want, inputs);
+    if (g == w) {
+      ++same;
+      continue;
+    }
+    llvm::outs() << "MISMATCH " << id << "\n";
+    if (verbose)
+      llvm::outs() << "--- ours\n" << printGraph(m, g) << "--- tinygrad\n" << printGraph(m, w);
+  }
+  double rate = total ? double(same) / total : 0.0;
+  llvm::outs() << "callify: " << same << "/" << total << " call graphs identical to tinygrad's\n";
+  return rate + 1e-12 >= minRate ? 0 : 1;
+}
+
+llvm::StringMap<std::string> readLines(llvm::StringRef path) {
+  llvm::StringMap<std::string> byId;
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return byId;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    auto rec = llvm::json::parse(line);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    if (auto id = rec->getAsObject()->getString("id"))
+      byId[*id] = line.str();
+  }
+  return byId;
+}
+
+/// create_schedule, resolve_linear_call and pm_copy_from_store against
+/// tinygrad's, on tinygrad's kernel graphs; then every program once more
+/// through the whole pipeline in the same context, which must hit the
+/// schedule cache each time.
+int runScheduleCheck(MLIRContext &m, llvm::StringRef text) {
+  llvm::StringMap<std::string> records = readLines(recordsPath);
+  if (records.empty()) {
+    llvm::errs() << "--check-schedule needs --records=schedules.jsonl\n";
+    return 2;
+  }
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, false);
+  unsigned total = 0, sameLinear = 0, sameResolved = 0;
+  sym::Context ctx(&m);
+  sched::ScheduleCache cache;
+  std::vector<std::pair<UOpRef, UOpRef>> programs; // tensor graph, kernel graph
+  std::vector<OwningOpRef<ModuleOp>> keep;
+  for (llvm::StringRef line : lines) {
+    auto exp = llvm::json::parse(line);
+    if (!exp) {
+      llvm::consumeError(exp.takeError());
+      continue;
+    }
+    std::string id = exp->getAsObject()->getString("id").value_or("?").str();
+    auto it = records.find(id);
+    if (it == records.end()) {
+      llvm::outs() << "NO-RECORD " << id << "\n";
+      continue;
+    }
+    ++total;
+    auto rec = llvm::json::parse(it->second);
+    if (!rec) {
+      llvm::consumeError(rec.takeError());
+      continue;
+    }
+    OwningOpRef<ModuleOp> a, b, c, d;
+    UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+    UOpRef kg = importGraph(m, ctx, *exp, "kernel_graph", b);
+    UOpRef wantLinear = importGraph(m, ctx, *exp, "linear", c);
+    UOpRef wantResolved = importGraph(m, ctx, *exp, "resolved", d);
+    if (!tensor || !kg || !wantLinear || !wantResolved) {
+      llvm::outs() << "IMPORT-FAIL " << id << "\n";
+      continue;
+    }
+    programs.push_back({tensor, kg});
+    for (auto *mod : {&a, &b, &c, &d})
+      keep.push_back(std::move(*mod));
+    auto lin = sched::createSchedule(ctx, kg);
+    if (!lin) {
+      llvm::outs() << "SCHEDULE-FAIL " << id << ": " << llvm::toString(lin.takeError()) << "\n";
+      continue;
+    }
+    if (*lin != wantLinear) {
+      llvm::outs() << "LINEAR-MISMATCH " << id << "\n";
+      if (verbose)
+        llvm::outs() << "--- ours\n" << printGraph(m, *lin) << "--- tinygrad\n" << printGraph(m, wantLinear);
+      continue;
+    }
+    ++sameLinear;
+    int64_t next = sched::nextFreeBufferSlot(tensor);
+    auto called = sched::callify(ctx, tensor, next);
+    if (!called) {
+      llvm::outs() << "CALLIFY-FAIL " << id << ": " << llvm::toString(called.takeError()) << "\n";
+      continue;
+    }
+    llvm::SmallVector<UOpRef, 8> src{*lin};
+    src.append(called->call->src.begin() + 1, called->call->src.end());
+    auto resolved = sched::resolveLinearCall(ctx, ctx.replaceSrc(called->call, src), next);
+    if (!resolved) {
+      llvm::outs() << "RESOLVE-FAIL " << id << ": " << llvm::toString(resolved.takeError()) << "\n";
+      continue;
+    }
+    auto copied = sched::copyFromStore(ctx, *resolved);
+    if (!copied) {
+      llvm::outs() << "COPY-FAIL " << id << ": " << llvm::toString(copied.takeError()) << "\n";
+      continue;
+    }
+    llvm::DenseSet<int64_t> inputs = bufferSlots(tensor);
+    UOpRef g = renumberFresh(ctx, *copied, inputs), w = renumberFresh(ctx, wantResolved, inputs);
+    if (g != w) {
+      llvm::outs() << "RESOLVED-MISMATCH " << id << "\n";
+      if (verbose)
+        llvm::outs() << "--- ours\n" << printGraph(m, g) << "--- tinygrad\n" << printGraph(m, w);
+      continue;
+    }
+    ++sameResolved;
+  }
+  // the schedule cache: a first pass fills it, a second pass only hits
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto &[tensor, kg] : programs) {
+      UOpRef kernelGraph = kg;
+      auto r = sched::scheduleProgram(
+          ctx, tensor, [&](UOpRef) -> llvm::Expected<UOpRef> { return kernelGraph; }, &cache);
+      if (!r)
+        llvm::consumeError(r.takeError());
+    }
+  llvm::outs() << "create_schedule: " << sameLinear << "/" << total << " LINEARs identical to tinygrad's\n";
+  llvm::outs() << "resolve_linear_call+copies: " << sameResolved << "/" << total
+               << " identical to tinygrad's\n";
+  llvm::outs() << "schedule cache: " << cache.misses << " misses, " << cache.hits << " hits over two passes\n";
+  double rate = total ? double(std::min(sameLinear, sameResolved)) / total : 0.0;
+  return rate + 1e-12 >= minRate ? 0 : 1;
+}
+
+int runCreateSchedule(MLIRContext &m, llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return 1;
+  }
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef kg = importGraph(m, ctx, *rec, "kernel_graph", a);
+  if (!kg)
+    return 1;
+  auto lin = sched::createSchedule(ctx, kg);
+  if (!lin) {
+    llvm::errs() << inputPath << ": error: " << llvm::toString(lin.takeError()) << "\n";
+    return 1;
+  }
+  llvm::outs() << printGraph(m, *lin);
+  return 0;
+}
+
+int runEmit(MLIRContext &m, llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return 1;
+  }
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+  if (!tensor)
+    return 1;
+  int64_t next = sched::nextFreeBufferSlot(tensor);
+  auto got = sched::callify(ctx, tensor, next);
+  if (!got) {
+    llvm::errs() << inputPath << ": " << llvm::toString(got.takeError()) << "\n";
+    return 1;
+  }
+  OpBuilder b(&m);
+  OwningOpRef<ModuleOp> mod = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(mod->getBody());
+  sym::Materializer mat(b, b.getUnknownLoc());
+  mat.materialize(got->call);
+  if (failed(exportTinygradJSON(*mod, llvm::outs())))
+    return 1;
+  llvm::outs() << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv, "tinygrad scheduler steps on corpus programs\n");
+  auto buf = llvm::MemoryBuffer::getFile(inputPath);
+  if (!buf) {
+    llvm::errs() << "cannot read " << inputPath << "\n";
+    return 2;
+  }
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext m(registry);
+  m.loadAllAvailableDialects();
+  m.getDiagEngine().registerHandler([](Diagnostic &d) {
+    llvm::errs() << "error: " << d.str() << "\n";
+    return success();
+  });
+  if (checkCallify)
+    return runCheck(m, (*buf)->getBuffer());
+  if (checkSchedule)
+    return runScheduleCheck(m, (*buf)->getBuffer());
+  if (emitSchedule)
+    return runCreateSchedule(m, (*buf)->getBuffer());
+  if (emitCallify)
+    return runEmit(m, (*buf)->getBuffer());
+  llvm::errs() << "nothing to do: pass --check-callify or --callify\n";
+  return 2;
+}
