@@ -224,7 +224,7 @@ class Tensor:
     if math.prod(self.shape) != math.prod(new):
       raise graph.ShapeError(f"size mismatch, can't reshape ({self.shape}) -> ({new})")
     if new == self.shape: return self
-    if len(new) == 0: return Tensor(UOp("RESHAPE", self.dtype, (self.uop, UOp("STACK", dtypes.weakint, ()))))
+    if len(new) == 0: return Tensor(UOp("RESHAPE", self.dtype, (self.uop, UOp("STACK", dtypes.void, ()))))
     return self._mop("RESHAPE", new)
 
   def permute(self, order, *args):
@@ -397,7 +397,7 @@ def _buffer_view(arr, dtype):
   _host[buf] = arr.reshape(-1) if arr.size else arr.reshape(-1)[:0]
   shape = arr.shape
   if shape == (arr.size,): return buf
-  if shape == (): return UOp("RESHAPE", dtype, (buf, UOp("STACK", dtypes.weakint, ())))
+  if shape == (): return UOp("RESHAPE", dtype, (buf, UOp("STACK", dtypes.void, ())))
   return UOp("RESHAPE", dtype, (buf, graph.shape_arg(shape)))
 
 

@@ -172,6 +172,23 @@ inline bool floatsMatch(double got, double want, llvm::StringRef dt) {
   return diff <= 1e-5 * scale || diff <= 2 * ulpOf(scale, dt);
 }
 
+/// A value as JSON: numbers, with non-finite floats spelled as the corpus
+/// does ("nan", "inf", "-inf") since JSON has no such numbers.
+inline llvm::json::Value toJSON(const Elem &e, const DTypeDesc &d) {
+  if (e.isFloat) {
+    if (std::isnan(e.f))
+      return std::signbit(e.f) ? "-nan" : "nan";
+    if (std::isinf(e.f))
+      return e.f > 0 ? "inf" : "-inf";
+    return e.f;
+  }
+  if (d.kind == DTypeDesc::Bool)
+    return e.i != 0;
+  if (d.kind == DTypeDesc::UInt)
+    return e.u;
+  return e.i;
+}
+
 inline std::string show(const Elem &e, const DTypeDesc &d) {
   if (e.isFloat) {
     char buf[64];

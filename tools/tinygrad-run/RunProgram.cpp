@@ -409,7 +409,7 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     return die("the record's outputs do not match the tensor graph's " + llvm::Twine(tensor->src.size()) +
                " sink sources");
   size_t checked = 0, bad = 0;
-  json::Array mismatches;
+  json::Array mismatches, written;
   for (auto [oi, outV] : llvm::enumerate(*outputs)) {
     const json::Object *o = outV.getAsObject();
     UOpRef view = sym::substitute(ctx, tensor->src[oi], prog->bufferMap);
@@ -422,14 +422,15 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       return die("output " + llvm::Twine(oi) + " has shape " + tg::formatShape(shape) +
                  ", the record's differs");
     const json::Array *want = o->getArray("values");
-    if (!want)
+    if (!want && opts.writeOutputs.empty())
       continue; // symbolic shape: shape only
     llvm::StringRef dt = dtypeName(view);
     auto desc = describe(dt);
     if (!desc)
       return die("output " + llvm::Twine(oi) + ": unsupported dtype " + dt);
     int64_t count = numel(view);
-    if ((int64_t)want->size() != count)
+    json::Array gotValues;
+    if (want && (int64_t)want->size() != count)
       return die("output " + llvm::Twine(oi) + ": the record has " + llvm::Twine(want->size()) +
                  " values for " + llvm::Twine(count) + " elements");
     std::map<UOpRef, std::vector<char>> host;
@@ -451,9 +452,14 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
         }
         gp = &h[*src * desc->bytes];
       }
+      Elem g = decode(gp, dt, *desc);
+      if (!opts.writeOutputs.empty())
+        gotValues.push_back(toJSON(g, *desc));
+      if (!want)
+        continue;
       if (!encode((*want)[e], dt, *desc, wbytes.data()))
         return die("output " + llvm::Twine(oi) + ": bad expected value at " + llvm::Twine(e));
-      Elem g = decode(gp, dt, *desc), w = decode(wbytes.data(), dt, *desc);
+      Elem w = decode(wbytes.data(), dt, *desc);
       bool ok = g.isFloat ? floatsMatch(g.f, w.f, dt) : g.i == w.i;
       if (e < (int64_t)opts.showValues)
         llvm::outs() << "  out" << oi << "[" << e << "]  ours " << show(g, *desc) << "  tinygrad "
@@ -466,6 +472,19 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
         ++bad;
       }
     }
+    if (!opts.writeOutputs.empty()) {
+      json::Array shapeJ;
+      for (int64_t d : shape)
+        shapeJ.push_back(d);
+      written.push_back(json::Object{{"shape", std::move(shapeJ)}, {"dtype", dt.str()}, {"values", std::move(gotValues)}});
+    }
+  }
+  if (!opts.writeOutputs.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(opts.writeOutputs, ec);
+    if (ec)
+      return die("cannot write " + opts.writeOutputs + ": " + ec.message());
+    os << json::Value(std::move(written)) << "\n";
   }
   for (tgrt_buffer *b : llvm::reverse(owned))
     tgrt_buffer_free(b);

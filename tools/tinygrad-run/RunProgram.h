@@ -13,6 +13,9 @@ struct ProgramOptions {
   llvm::StringRef kernelGraphs;
   bool json = false;
   unsigned showValues = 0;
+  /// Where to write the computed outputs (a JSON array of {shape, dtype,
+  /// values}); records may then leave `values` null. Empty: don't write.
+  llvm::StringRef writeOutputs;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.

@@ -42,6 +42,9 @@ static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last 
 static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj"),
                                      cl::init(""));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"));
+static cl::opt<std::string> writeOutputs(
+    "write-outputs", cl::desc("tensor programs: write the computed outputs to this JSON file"),
+    cl::value_desc("file"));
 static cl::opt<unsigned> showValues("show", cl::desc("print the first N output values beside tinygrad's"),
                                     cl::init(0));
 static cl::opt<std::string> kernelGraphs(
@@ -81,7 +84,7 @@ int main(int argc, char **argv) {
     die("a case file is a JSON object");
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
-                             {casePath, kernelGraphs, jsonOut, showValues});
+                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 
