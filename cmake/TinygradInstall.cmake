@@ -1,0 +1,49 @@
+# `cmake --install <build> --prefix P`: libraries, headers, tools, the Python
+# package and the CMake package P/lib/cmake/TinygradMLIR, so that
+# find_package(TinygradMLIR) gives TinygradMLIR::CAPI (the C API, with
+# TinygradMLIR::Runtime as its public dependency), TinygradMLIR::Runtime and
+# the C++ libraries (TinygradMLIR::TinygradCodegen, ...; these link the
+# packaged MLIR/LLVM, which the config finds).
+include(CMakePackageConfigHelpers)
+
+set(TG_INSTALL_CMAKEDIR lib/cmake/TinygradMLIR)
+get_property(TG_LIBRARIES GLOBAL PROPERTY TINYGRAD_LIBRARIES)
+get_property(TG_TOOLS GLOBAL PROPERTY TINYGRAD_TOOLS)
+
+# Installed binaries find our shared libraries beside them and the packaged
+# LLVM/MLIR where Debian puts them.
+set(TG_INSTALL_RPATH "\$ORIGIN/../lib" "${LLVM_LIBRARY_DIR}")
+set_target_properties(${TG_TOOLS} PROPERTIES INSTALL_RPATH "${TG_INSTALL_RPATH}")
+set_target_properties(TinygradCAPI TinygradRuntime PROPERTIES INSTALL_RPATH "\$ORIGIN;${LLVM_LIBRARY_DIR}")
+set_target_properties(TinygradCAPI PROPERTIES EXPORT_NAME CAPI)
+set_target_properties(TinygradRuntime PROPERTIES EXPORT_NAME Runtime)
+
+install(TARGETS TinygradCAPI TinygradRuntime ${TG_LIBRARIES}
+  EXPORT TinygradMLIRTargets
+  LIBRARY DESTINATION lib
+  ARCHIVE DESTINATION lib
+  INCLUDES DESTINATION include)
+install(TARGETS ${TG_TOOLS} RUNTIME DESTINATION bin)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tinygrad ${PROJECT_SOURCE_DIR}/include/tinygrad-c
+  DESTINATION include
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/tinygrad DESTINATION include
+  FILES_MATCHING PATTERN "*.inc")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/tinygrad-rt DESTINATION include)
+
+# The Python package, told where the installed C API library is.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/tinygrad_mlir DESTINATION lib/python3/dist-packages
+  PATTERN "__pycache__" EXCLUDE)
+install(CODE "file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/python3/dist-packages/tinygrad_mlir/_installed.py\"
+  \"# Written by cmake --install: the C API library of this installation.\\nCAPI_LIBRARY = '\${CMAKE_INSTALL_PREFIX}/lib/libTinygradCAPI.so'\\n\")")
+
+install(EXPORT TinygradMLIRTargets NAMESPACE TinygradMLIR:: DESTINATION ${TG_INSTALL_CMAKEDIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/TinygradMLIRConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/TinygradMLIRConfig.cmake
+  INSTALL_DESTINATION ${TG_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/TinygradMLIRConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/TinygradMLIRConfig.cmake
+  ${PROJECT_BINARY_DIR}/cmake/TinygradMLIRConfigVersion.cmake
+  DESTINATION ${TG_INSTALL_CMAKEDIR})
