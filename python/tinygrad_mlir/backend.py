@@ -62,6 +62,11 @@ def find_compiler():
             return env
         raise CompilerNotFound(f"{ENV_COMPILER}={env!r} is not an executable file")
     tried = [os.path.join(_REPO, b, "bin", "tinygrad-compile") for b in ("build",)]
+    try:
+        from . import _installed  # written by `cmake --install`
+        tried.insert(0, _installed.COMPILER)
+    except ImportError:
+        pass
     for p in tried:
         if os.path.isfile(p) and os.access(p, os.X_OK):
             return p
