@@ -27,8 +27,9 @@
  *
  * Threads
  *  - A context is internally locked: calls on one context (and on the
- *    modules and kernels made from it) from different threads are
- *    serialized. Work on different contexts runs in parallel, except the
+ *    modules made from it) from different threads are serialized. A
+ *    compiled kernel is immutable and independent of its context; its
+ *    functions may be called from any thread. Work on different contexts runs in parallel, except the
  *    LLVM back end of tgc_compile_kernel_cpu, which is serialized
  *    process-wide (it shares one host TargetMachine). One context per thread
  *    gives the most parallelism.
@@ -38,8 +39,8 @@
  * Ownership
  *  - Every handle returned through an out-parameter (context, module,
  *    kernel) is owned by the caller and released exactly once with the
- *    matching tgc_*_destroy. Modules and kernels keep their context alive:
- *    handles may be released in any order.
+ *    matching tgc_*_destroy. Modules keep their context alive and kernels
+ *    do not need it: handles may be released in any order.
  *  - Strings and arrays returned through `const` out-pointers (names, IR
  *    text kept in a kernel, the object bytes, tgc_kernel_info's arrays) are
  *    owned by the object they came from and valid until it is destroyed.

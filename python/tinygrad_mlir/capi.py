@@ -15,7 +15,7 @@ in _installed.py, else a copy inside this package (pip install), else <repo>/bui
 library that cannot be found or loaded is CAPINotFound naming what was tried; nothing falls back.
 
 Handles follow the C API's ownership rules: each Python object releases its handle once
-(close(), a with block, or garbage collection); a Module/Kernel keeps its Context alive.
+(close(), a with block, or garbage collection); a Module keeps its Context alive.
 Errors are CAPIError with the status name and the library's message (diagnostics with their
 locations). A later `schedule` entry point (tensor programs) belongs on Context, beside
 import_json, once the C API has one.
