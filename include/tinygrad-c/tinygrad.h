@@ -77,8 +77,9 @@ extern "C" {
 typedef enum tgc_status {
   TGC_OK = 0,
   TGC_INVALID_ARGUMENT = 1, /* NULL handle/pointer, bad option, wrong api_version */
-  TGC_PARSE_ERROR = 2,      /* malformed JSON / MLIR, unknown op or pass name      */
-  TGC_VERIFY_ERROR = 3,     /* the IR is well-formed but a verifier rejects it     */
+  TGC_PARSE_ERROR = 2,      /* malformed JSON / MLIR, unknown op or pass name;
+                               a JSON graph a verifier rejects                     */
+  TGC_VERIFY_ERROR = 3,     /* parsed MLIR or a kernel AST a verifier rejects      */
   TGC_PASS_FAILED = 4,      /* a pass of a pipeline failed                         */
   TGC_COMPILE_FAILED = 5,   /* the kernel cannot be compiled for the target       */
   TGC_RUNTIME_ERROR = 6,    /* a tgrt_* call failed (message from the runtime)     */
