@@ -10,11 +10,14 @@ set(TG_INSTALL_CMAKEDIR lib/cmake/TinygradMLIR)
 get_property(TG_LIBRARIES GLOBAL PROPERTY TINYGRAD_LIBRARIES)
 get_property(TG_TOOLS GLOBAL PROPERTY TINYGRAD_TOOLS)
 
-# Installed binaries find our shared libraries beside them and the packaged
-# LLVM/MLIR where Debian puts them.
-set(TG_INSTALL_RPATH "\$ORIGIN/../lib" "${LLVM_LIBRARY_DIR}")
-set_target_properties(${TG_TOOLS} PROPERTIES INSTALL_RPATH "${TG_INSTALL_RPATH}")
-set_target_properties(TinygradCAPI TinygradRuntime PROPERTIES INSTALL_RPATH "\$ORIGIN;${LLVM_LIBRARY_DIR}")
+# Run paths: the same in the build tree and in an install, so installing
+# rewrites none (a build run path padded for a longer install one has empty,
+# i.e. current-directory, entries): the tools find our shared libraries in
+# ../lib and the packaged LLVM/MLIR in its directory. libTinygradCAPI.so sets
+# its own (lib/CAPI); libTinygradRuntime.so needs none.
+set_target_properties(${TG_TOOLS} PROPERTIES
+  BUILD_WITH_INSTALL_RPATH ON
+  INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 set_target_properties(TinygradCAPI PROPERTIES EXPORT_NAME CAPI)
 set_target_properties(TinygradRuntime PROPERTIES EXPORT_NAME Runtime)
 
