@@ -23,6 +23,9 @@ TgcContextImpl::TgcContextImpl() : mlir(MLIRContext::Threading::DISABLED) {
   tinygrad::registerAllDialects(registry);
   mlir.appendDialectRegistry(registry);
   mlir.loadAllAvailableDialects();
+  // A failing pass would attach the whole op to its diagnostics; the
+  // caller gets the located messages only.
+  mlir.printOpOnDiagnostic(false);
 }
 
 void tgc::registerPasses() {
