@@ -46,6 +46,15 @@ llvm::StringRef nameOr(const char *name, llvm::StringRef dflt) {
   return name && *name ? llvm::StringRef(name) : dflt;
 }
 
+/// Hands `module` to the caller as a handle that keeps the context alive.
+tgc_status giveModule(tgc_context *context, OwningOpRef<ModuleOp> module, tgc_module **out) {
+  auto m = std::make_unique<tgc_module>();
+  m->ctx = context->impl;
+  m->module = std::move(module);
+  *out = m.release();
+  return TGC_OK;
+}
+
 /// Whole-module text after each pass, for tgc_ir_callback.
 struct IRCallbackHook : PassInstrumentation {
   IRCallbackHook(tgc_ir_callback fn, void *user) : fn(fn), user(user) {}
@@ -104,11 +113,7 @@ tgc_status tgc_module_import_json(tgc_context *context, const char *text, size_t
         llvm::StringRef(text ? text : "", size), &ctx, name, nameOr(graph_path, ""));
     if (!module)
       return diags.fail(TGC_PARSE_ERROR, "cannot import the tinygrad graph " + name.str());
-    auto m = std::make_unique<tgc_module>();
-    m->ctx = context->impl;
-    m->module = std::move(module);
-    *out_module = m.release();
-    return TGC_OK;
+    return giveModule(context, std::move(module), out_module);
   });
 }
 
@@ -131,11 +136,7 @@ tgc_status tgc_module_parse_mlir(tgc_context *context, const char *text, size_t 
       return diags.fail(TGC_PARSE_ERROR, "cannot parse " + name.str());
     if (failed(verify(*module)))
       return diags.fail(TGC_VERIFY_ERROR, name.str() + " does not verify");
-    auto m = std::make_unique<tgc_module>();
-    m->ctx = context->impl;
-    m->module = std::move(module);
-    *out_module = m.release();
-    return TGC_OK;
+    return giveModule(context, std::move(module), out_module);
   });
 }
 
