@@ -7,8 +7,9 @@
  * compile a kernel AST for the CPU into an ELF object plus tinygrad's
  * launch metadata (ProgramInfo). Running the object is the runtime's job:
  * this header includes tinygrad-rt/runtime.h (devices, buffers, programs,
- * queues, signals), which libTinygradCAPI re-exports, plus two helpers that
- * load and launch a compiled kernel with the right argument order.
+ * queues, signals; libTinygradRuntime.so, which libTinygradCAPI.so links, and
+ * TinygradMLIR::CAPI brings along), plus two helpers that load and launch a
+ * compiled kernel with the right argument order.
  *
  * Not here yet: scheduling a tensor program (tinygrad's schedule step; the
  * library has no scheduler yet) and targets other than the host CPU.
@@ -16,8 +17,9 @@
  * Conventions
  *  - Every function returns a tgc_status. On anything but TGC_OK,
  *    tgc_last_error() gives the calling thread's message: the compiler's
- *    diagnostics, one per line, each with its location ("node 3: error:
- *    ..."), or what was wrong with the arguments. Out-parameters are written
+ *    diagnostics, one per line, each with its location ("k.mlir:5:6:
+ *    error: ...", or "node 12 (k.json:1:1347): error: ..." for a JSON
+ *    graph's node), or what was wrong with the arguments. Out-parameters are written
  *    only on success.
  *  - Bad input (NULL handles or out-pointers, malformed JSON or MLIR, graphs
  *    the verifiers reject, unknown passes, kernels the compiler cannot
@@ -29,10 +31,10 @@
  *  - A context is internally locked: calls on one context (and on the
  *    modules made from it) from different threads are serialized. A
  *    compiled kernel is immutable and independent of its context; its
- *    functions may be called from any thread. Work on different contexts runs in parallel, except the
- *    LLVM back end of tgc_compile_kernel_cpu, which is serialized
- *    process-wide (it shares one host TargetMachine). One context per thread
- *    gives the most parallelism.
+ *    functions may be called from any thread. Work on different contexts
+ *    runs in parallel, except the LLVM back end of tgc_compile_kernel_cpu,
+ *    which is serialized process-wide (it shares one host TargetMachine).
+ *    One context per thread gives the most parallelism.
  *  - Callbacks run on the calling thread, during the call, with the
  *    context's lock held: they must not call back into the same context.
  *
@@ -105,8 +107,8 @@ typedef struct tgc_kernel tgc_kernel;
 /* A compiler context (an MLIRContext with the tinygrad dialects and the
  * upstream dialects it lowers through loaded). */
 TGC_API tgc_status tgc_context_create(tgc_context **out_context);
-/* Releases the caller's handle; the context lives on while modules or
- * kernels made from it do. */
+/* Releases the caller's handle; the context lives on while modules made
+ * from it do. */
 TGC_API tgc_status tgc_context_destroy(tgc_context *context);
 
 /* ---- modules ------------------------------------------------------------ */
