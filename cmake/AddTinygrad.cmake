@@ -14,9 +14,12 @@ function(tg_add_library name)
   add_mlir_library(${name} ${ARGN} DISABLE_INSTALL)
   target_link_libraries(${name} PUBLIC MLIR)
   add_dependencies(${name} tinygrad-headers)
+  # Installed and exported by cmake/TinygradInstall.cmake.
+  set_property(GLOBAL APPEND PROPERTY TINYGRAD_LIBRARIES ${name})
 endfunction()
 
 function(tg_add_tool name)
   add_llvm_executable(${name} ${ARGN})
   llvm_update_compile_flags(${name})
+  set_property(GLOBAL APPEND PROPERTY TINYGRAD_TOOLS ${name})
 endfunction()

@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(
   cmake ninja-build ccache make git
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-rt-22-dev
-  libgtest-dev python3 python3-numpy pybind11-dev
+  libgtest-dev python3 python3-numpy python3-pip python3-setuptools pybind11-dev
   libopenblas-dev  # bench/kernels: the OpenBLAS sgemm reference
 )
 # Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own tests through the

@@ -28,4 +28,4 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 tool_dirs = [config.tinygrad_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tinygrad-opt", "tinygrad-translate", "tinygrad-sym-check", "tinygrad-schedule", "tinygrad-run", "tinygrad-compile"], tool_dirs)
+llvm_config.add_tool_substitutions(["tinygrad-opt", "tinygrad-translate", "tinygrad-sym-check", "tinygrad-schedule", "tinygrad-run", "tinygrad-compile", "tinygrad-lsp-server"], tool_dirs)

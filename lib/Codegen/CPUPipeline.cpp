@@ -18,6 +18,21 @@ static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+namespace {
+/// Forwards each pass's result module to CPUCompileOptions::afterPass.
+struct AfterPassHook : PassInstrumentation {
+  explicit AfterPassHook(std::function<void(llvm::StringRef, ModuleOp)> fn) : fn(std::move(fn)) {}
+  void runAfterPass(Pass *pass, Operation *op) override {
+    ModuleOp module = dyn_cast<ModuleOp>(op);
+    if (!module)
+      module = op->getParentOfType<ModuleOp>();
+    llvm::StringRef name = pass->getArgument();
+    fn(name.empty() ? pass->getName() : name, module);
+  }
+  std::function<void(llvm::StringRef, ModuleOp)> fn;
+};
+} // namespace
+
 LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
   PassManager pm(module.getContext(), "builtin.module");
   VerifySpecOptions opts;
@@ -53,6 +68,8 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
   out.signature = *sig;
   if (opts.keepMLIR)
     llvm::raw_string_ostream(out.mlir) << *module;
+  if (opts.afterPass)
+    opts.afterPass("tg-lower-kernel", *module);
 
   PassManager pm(ctx, "builtin.module");
   if (opts.printIRAfterAll) {
@@ -61,6 +78,8 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
                         [](Pass *, Operation *) { return true; },
                         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   }
+  if (opts.afterPass)
+    pm.addInstrumentation(std::make_unique<AfterPassHook>(opts.afterPass));
   cpu::buildStandardToLLVMPipeline(pm);
   if (failed(pm.run(*module)))
     return sinkOp->emitError("lowering to the llvm dialect failed");

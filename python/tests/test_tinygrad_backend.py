@@ -320,15 +320,21 @@ class TestCompileAndRun(unittest.TestCase):
             self.assertEqual(out[0], 2.0 * (0 + 1 + 2 + 3))
 
     def test_rejected_kernel_names_it_and_is_saved(self):
+        for via, why in (("subprocess", "tinygrad-compile exited 1"), ("capi", "TGC_COMPILE_FAILED")):
+            with self.subTest(via=via):
+                self.check_rejected(via, why)
+
+    def check_rejected(self, via, why):
         # a STORE into a PARAM whose size is not bounded cannot be lowered
         bad = add_one_ast()
         bad.src[0].src[0].src[0].src[0].src = (var("m", 0, None),)
         with tempfile.TemporaryDirectory() as tmp:
-            with Env(TINYGRAD_MLIR_SAVE_FAILED=tmp):
+            with Env(TINYGRAD_MLIR_SAVE_FAILED=tmp, TINYGRAD_MLIR_TRANSPORT=via):
                 with self.assertRaises(MLIRCompileError) as cm:
                     backend.compile_kernel(bad)
             self.assertIn("cannot compile kernel E_3 (ast ", str(cm.exception))
-            self.assertIn("tinygrad-compile exited 1", str(cm.exception))
+            self.assertIn(why, str(cm.exception))
+            self.assertIn("buffer size is not bounded", str(cm.exception))
             saved = sorted(os.listdir(tmp))
             self.assertEqual([os.path.splitext(f)[1] for f in saved], [".err", ".json"])
             with open(os.path.join(tmp, saved[0])) as f:
@@ -343,6 +349,31 @@ class TestCompileAndRun(unittest.TestCase):
             with Env(TINYGRAD_MLIR_COMPILE=fake):
                 with self.assertRaisesRegex(MLIRCompileError, "E_3.*killed by signal 11: it broke"):
                     backend.compile_kernel(add_one_ast())
+
+
+@needs_compiler
+class TestCompileAndRunSubprocess(TestCompileAndRun):
+    """The same through a tinygrad-compile process per kernel (TestCompileAndRun uses the default
+    transport, the in-process C API when the library is built)."""
+
+    def setUp(self):
+        self.env = Env(TINYGRAD_MLIR_TRANSPORT="subprocess")
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__()
+
+    def test_transport_is_reported(self):
+        self.assertEqual(backend.transport(), "subprocess")
+        self.assertIn("tinygrad-compile", backend.transport_description())
+        with Env(TINYGRAD_MLIR_TRANSPORT="pigeon"):
+            with self.assertRaisesRegex(ValueError, "TINYGRAD_MLIR_TRANSPORT='pigeon'"):
+                backend.transport()
+        with Env(TINYGRAD_MLIR_TRANSPORT=None, TINYGRAD_MLIR_COMPILE=None):
+            self.assertEqual(backend.transport(), "capi")
+            self.assertIn("libTinygradCAPI.so", backend.transport_description())
+        with Env(TINYGRAD_MLIR_TRANSPORT=None, TINYGRAD_MLIR_COMPILE=COMPILER):
+            self.assertEqual(backend.transport(), "subprocess")
 
 
 class TestSitecustomize(unittest.TestCase):

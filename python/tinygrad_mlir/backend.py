@@ -1,16 +1,24 @@
-"""The tinygrad-independent half of the tinygrad backend: kernel AST -> tinygrad-compile -> PROGRAM.
+"""The tinygrad-independent half of the tinygrad backend: kernel AST -> our compiler -> PROGRAM.
 
 tinygrad_mlir.tinygrad installs the hook into a live tinygrad; everything it does that does not
 need tinygrad itself lives here, so the plumbing can be tested with stand-in objects:
 
+* `transport()`       how kernels reach the compiler: "capi" (in-process, libTinygradCAPI.so via
+                      tinygrad_mlir.capi) or "subprocess" (tinygrad-compile); see below.
 * `find_compiler()`   where tinygrad-compile is (env TINYGRAD_MLIR_COMPILE, else the build tree).
-* `compile_kernel()`  one kernel AST (a UOp) -> JSON -> tinygrad-compile subprocess -> checked result.
+* `compile_kernel()`  one kernel AST (a UOp) -> JSON -> the compiler -> checked result.
 * `estimate_ast()`    tinygrad's Estimates (ops, lds, mem) computed on the raw kernel AST.
 * `build_program()`   the PROGRAM UOp tinygrad executes: SINK(KernelInfo with estimates), LINEAR of
                       the buffer PARAMs in argument order, SOURCE, BINARY, arg=ProgramInfo.
 
 tinygrad classes reach this module only through the `api` argument (a namespace with UOp, Ops,
 ProgramInfo, Estimates, variable, smin), which the tests fill with fakes.
+
+Transport (TINYGRAD_MLIR_TRANSPORT): `capi` compiles in this process through the C API, `subprocess`
+runs tinygrad-compile per kernel. Unset, it is `subprocess` if TINYGRAD_MLIR_COMPILE names a
+compiler, else `capi` when the C API library is found (capi.find_library), else `subprocess`; the choice is reported (transport_description(),
+the pytest header, TINYGRAD_MLIR_LOG). Either way a kernel the chosen transport cannot compile is an
+error: nothing retries it on the other one.
 """
 import dataclasses
 import hashlib
@@ -18,10 +26,14 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 from .uop_json import _toposort, dtype_name, dumps
 
 ENV_COMPILER = "TINYGRAD_MLIR_COMPILE"
+ENV_TRANSPORT = "TINYGRAD_MLIR_TRANSPORT"
+TRANSPORTS = ("capi", "subprocess")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # python/tinygrad_mlir/ -> repository root
 _REPO = os.path.dirname(os.path.dirname(_HERE))
@@ -50,12 +62,46 @@ def find_compiler():
             return env
         raise CompilerNotFound(f"{ENV_COMPILER}={env!r} is not an executable file")
     tried = [os.path.join(_REPO, b, "bin", "tinygrad-compile") for b in ("build",)]
+    try:
+        from . import _installed  # written by `cmake --install`
+        tried.insert(0, _installed.COMPILER)
+    except ImportError:
+        pass
     for p in tried:
         if os.path.isfile(p) and os.access(p, os.X_OK):
             return p
     raise CompilerNotFound(
         "tinygrad-mlir: tinygrad-compile not found (tried " + ", ".join(tried) +
         f"); build it with `make build` in {_REPO} or set {ENV_COMPILER} to its path")
+
+
+def transport():
+    """"capi" or "subprocess" (see the module docstring); ValueError for another value."""
+    t = os.environ.get(ENV_TRANSPORT, "")
+    if t:
+        if t not in TRANSPORTS:
+            raise ValueError(f"{ENV_TRANSPORT}={t!r}: expected one of {', '.join(TRANSPORTS)}")
+        return t
+    if os.environ.get(ENV_COMPILER):
+        return "subprocess"
+    from . import capi
+    try:
+        capi.find_library()
+        return "capi"
+    except capi.CAPINotFound:
+        return "subprocess"
+
+
+def transport_description():
+    """e.g. 'capi (/repo/build/lib/libTinygradCAPI.so)', for reports."""
+    try:
+        t = transport()
+        if t == "capi":
+            from . import capi
+            return f"capi ({capi.library_path()})"
+        return f"subprocess ({find_compiler()})"
+    except Exception as e:  # reported, not raised: the first compile raises it properly
+        return f"unavailable ({e})"
 
 
 # ---------------------------------------------------------------- naming
@@ -109,15 +155,22 @@ def parse_result(stdout, kernel="kernel"):
         res = json.loads(lines[-1])
     except ValueError as e:
         raise MLIRCompileError(kernel, f"tinygrad-compile printed invalid JSON ({e}): {lines[-1][:200]!r}") from None
-    for k, t in _RESULT_FIELDS.items():
-        if not isinstance(res.get(k), t):
-            raise MLIRCompileError(kernel, f"tinygrad-compile result field {k!r} missing or not {t.__name__}")
+    if not isinstance(res.get("object_hex"), str):
+        raise MLIRCompileError(kernel, "tinygrad-compile result field 'object_hex' missing or not str")
     try:
         res["binary"] = bytes.fromhex(res["object_hex"])
     except ValueError:
         raise MLIRCompileError(kernel, "tinygrad-compile result object_hex is not hex") from None
-    if res["binary"][:4] != b"\x7fELF":
-        raise MLIRCompileError(kernel, "tinygrad-compile returned an object that is not ELF")
+    return check_result(res, kernel, "tinygrad-compile")
+
+
+def check_result(res, kernel="kernel", source="the compiler"):
+    """The fields build_program needs, with their types, and an ELF `binary`; returns res."""
+    for k, t in _RESULT_FIELDS.items():
+        if k != "object_hex" and not isinstance(res.get(k), t):
+            raise MLIRCompileError(kernel, f"{source} result field {k!r} missing or not {t.__name__}")
+    if not isinstance(res.get("binary"), bytes) or res["binary"][:4] != b"\x7fELF":
+        raise MLIRCompileError(kernel, f"{source} returned an object that is not ELF")
     return res
 
 
@@ -142,6 +195,38 @@ def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None):
         raise
 
 
+_capi_local = threading.local()
+
+
+def _capi_context():
+    """This thread's C API context (a forked compile worker makes its own)."""
+    from . import capi
+    ctx = getattr(_capi_local, "ctx", None)
+    if ctx is None or _capi_local.pid != os.getpid():
+        _capi_local.ctx, _capi_local.pid = capi.Context(), os.getpid()
+    return _capi_local.ctx
+
+
+def compile_in_process(ast_json, kernel="kernel"):
+    """The C API transport: the same result as run_compiler, or MLIRCompileError with the
+    library's diagnostics."""
+    from . import capi
+    t0 = time.perf_counter()
+    try:
+        with _capi_context().import_json(ast_json, name=kernel) as mod, mod.compile_cpu() as k:
+            res = k.result()
+    except capi.CAPINotFound as e:
+        raise MLIRCompileError(kernel, str(e), ast_json) from None
+    except capi.CAPIError as e:
+        raise MLIRCompileError(kernel, f"{e.status}: {e.message}", ast_json) from None
+    res["compile_ms"] = (time.perf_counter() - t0) * 1e3
+    try:
+        return check_result(res, kernel, "the C API")
+    except MLIRCompileError as e:
+        e.ast_json = ast_json
+        raise
+
+
 def save_failure(directory, kernel, ast_json, message):
     """Write <dir>/<kernel>-<digest>.json (the AST) and .err (the diagnostic); returns the .json path."""
     os.makedirs(directory, exist_ok=True)
@@ -153,8 +238,9 @@ def save_failure(directory, kernel, ast_json, message):
     return base + ".json"
 
 
-def compile_kernel(ast, compiler=None):
-    """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel."""
+def compile_kernel(ast, compiler=None, via=None):
+    """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel.
+    via: "capi" or "subprocess" (default: transport(); a `compiler` path means subprocess)."""
     topo = _toposort(ast)
     name = kernel_name(ast, topo)
     try:
@@ -162,8 +248,9 @@ def compile_kernel(ast, compiler=None):
     except Exception as e:  # an arg the JSON format cannot carry
         raise MLIRCompileError(name, f"cannot serialize the AST: {type(e).__name__}: {e}") from None
     label = f"{name} (ast {ast_digest(ast_json)})"
+    via = via or ("subprocess" if compiler else transport())
     try:
-        res = run_compiler(ast_json, label, compiler)
+        res = compile_in_process(ast_json, label) if via == "capi" else run_compiler(ast_json, label, compiler)
     except MLIRCompileError as e:
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], name, ast_json, e.detail)

@@ -6,7 +6,8 @@ shared/reference/tinygrad-backend-hook.md (option A):
 1. `MLIRRenderer(ClangRenderer)` joins the CPU device's renderer list, so `DEV=CPU:MLIR` (or
    `Context(DEV="CPU:MLIR")`) selects it; the device stays "CPU".
 2. `tinygrad.codegen.do_to_program` is wrapped: for our renderer and a kernel SINK it serializes
-   the raw kernel AST (uop_json), runs `tinygrad-compile` as a subprocess and returns the
+   the raw kernel AST (uop_json), compiles it in-process through the C API (libTinygradCAPI.so) or
+   with a `tinygrad-compile` subprocess (TINYGRAD_MLIR_TRANSPORT, below) and returns the
    compiled PROGRAM (SINK + KernelInfo with estimates, LINEAR of buffer PARAMs, SOURCE = the AST
    JSON, BINARY = our ELF object, arg = ProgramInfo). Anything else goes to tinygrad's original.
 
@@ -14,6 +15,12 @@ Use it as `import tinygrad_mlir.tinygrad`, as a pytest plugin (`-p tinygrad_mlir
 through python/tinygrad_mlir/site/sitecustomize.py on PYTHONPATH (for subprocesses).
 
 Environment:
+  TINYGRAD_MLIR_TRANSPORT=capi|subprocess  in-process C API, or one tinygrad-compile process per
+                                 kernel. Default: subprocess if TINYGRAD_MLIR_COMPILE is set,
+                                 else capi if the library is found, else subprocess;
+                                 the pytest header and TINYGRAD_MLIR_LOG say which. No fallback
+                                 from one to the other
+  TINYGRAD_MLIR_CAPI=path        libTinygradCAPI.so (default: an install's, else <repo>/build/lib/)
   TINYGRAD_MLIR_COMPILE=path     the tinygrad-compile executable (default: <repo>/build/bin/)
   TINYGRAD_MLIR_FALLBACK=1       a kernel we cannot compile falls back to tinygrad's own codegen
                                  (logged to stderr); without it the error names the kernel
@@ -64,7 +71,8 @@ class MLIRRenderer(ClangRenderer):
     and its C renderer + compiler, which only the TINYGRAD_MLIR_FALLBACK path uses."""
 
 
-stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0}
+stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0,
+         "transport": None}
 _original_do_to_program = None
 
 
@@ -98,6 +106,9 @@ def _tinygrad_estimates(ast, renderer):
 def compile_to_program(ast, renderer):
     """Our do_to_program for a kernel SINK: the compiled PROGRAM UOp, or MLIRCompileError."""
     t0 = time.perf_counter()
+    if stats["transport"] is None:
+        stats["transport"] = backend.transport_description()
+        _log(f"transport {stats['transport']}")
     res, ast_json, name = backend.compile_kernel(ast)
     est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
     prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
@@ -267,20 +278,17 @@ install()
 # ---------------------------------------------------------------- pytest plugin (-p tinygrad_mlir.tinygrad)
 
 def pytest_report_header(config):
-    try:
-        where = backend.find_compiler()
-    except CompilerNotFound as e:
-        where = f"NOT FOUND ({e})"
-    return [f"tinygrad-mlir: DEV={os.environ.get('DEV', '')!s} compiler={where}"]
+    return [f"tinygrad-mlir: DEV={os.environ.get('DEV', '')!s} transport={backend.transport_description()}"]
 
 
 def pytest_terminal_summary(terminalreporter):
     s = stats
     terminalreporter.write_line(
         f"tinygrad-mlir: {s['compiled']} kernels compiled in this process (compile workers not counted) "
-        f"in {s['compile_s']:.1f}s, {s['failed']} rejected, {s['fallback']} fell back" +
+        f"in {s['compile_s']:.1f}s via {s['transport'] or backend.transport_description()}, "
+        f"{s['failed']} rejected, {s['fallback']} fell back" +
         (f", {s['checked']} checked against tinygrad, {s['mismatched']} differ" if s["checked"] else ""))
 
 
 if __name__ == "__main__":
-    print(f"tinygrad-mlir hook installed; compiler: {backend.find_compiler()}", file=sys.stderr)
+    print(f"tinygrad-mlir hook installed; transport: {backend.transport_description()}", file=sys.stderr)

@@ -11,6 +11,7 @@
 
 #include "tinygrad/Conversion/KernelToStandard.h"
 #include "mlir/IR/BuiltinOps.h"
+#include <functional>
 #include <string>
 
 namespace mlir::tinygrad {
@@ -23,6 +24,10 @@ struct CPUCompileOptions {
   unsigned maxThreads = 0;
   /// Print the IR after every MLIR pass to stderr.
   bool printIRAfterAll = false;
+  /// Called with the module after the kernel lowering (pass name
+  /// "tg-lower-kernel") and after every pass of the lowering to the llvm
+  /// dialect (embedders reading the IR per pass: the C API).
+  std::function<void(llvm::StringRef passName, ModuleOp module)> afterPass;
 };
 
 struct CPUKernel {

@@ -1,0 +1,88 @@
+//===- Internal.h - what the C API's handles are --------------*- C++ -*-===//
+//
+// A tgc_context owns an MLIRContext and a mutex; modules and kernels hold a
+// shared_ptr to it, so handles can be released in any order. Every entry
+// point runs through apiCall(): it takes the context's lock, captures the
+// context's diagnostics into the thread's last error and turns any escaping
+// C++ exception into a status.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_LIB_CAPI_INTERNAL_H
+#define TINYGRAD_LIB_CAPI_INTERNAL_H
+
+#include "tinygrad-c/tinygrad.h"
+#include "tinygrad/Codegen/CPUPipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+struct tgc_context {
+  std::shared_ptr<struct TgcContextImpl> impl;
+};
+
+struct TgcContextImpl {
+  TgcContextImpl();
+  std::recursive_mutex mutex;
+  mlir::MLIRContext mlir;
+};
+
+struct tgc_module {
+  std::shared_ptr<TgcContextImpl> ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+// A compiled kernel holds no MLIR objects, so it needs no context.
+struct tgc_kernel {
+  mlir::tinygrad::CPUKernel kernel;
+  std::string globalSizeExpr[3], localSizeExpr[3];
+  std::vector<const char *> varNames;
+};
+
+namespace tgc {
+
+/// Records `message` as this thread's last error and returns `code`.
+tgc_status fail(tgc_status code, std::string message);
+
+/// Collects the diagnostics emitted on a context while it is alive, as
+/// "location: error: message" lines (notes included).
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(mlir::MLIRContext &ctx);
+  ~DiagnosticCapture();
+  /// fail(code, what + the captured diagnostics).
+  tgc_status fail(tgc_status code, const std::string &what);
+
+private:
+  mlir::MLIRContext &ctx;
+  uint64_t handlerId;
+  std::string text;
+};
+
+/// Runs `body` and converts exceptions into a status.
+template <typename Fn> tgc_status apiCall(const char *function, Fn &&body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return fail(TGC_INTERNAL, std::string(function) + ": out of memory");
+  } catch (const std::exception &e) {
+    return fail(TGC_INTERNAL, std::string(function) + ": " + e.what());
+  } catch (...) {
+    return fail(TGC_INTERNAL, std::string(function) + ": unknown exception");
+  }
+}
+
+/// Registers the passes tgc_module_run_pipeline can name (once per process).
+void registerPasses();
+
+/// A malloc'ed NUL-terminated copy for a char ** out-parameter.
+tgc_status copyOut(const std::string &s, char **out);
+
+} // namespace tgc
+
+#endif

@@ -1,0 +1,214 @@
+//===- Kernel.cpp - compiling a kernel AST for the CPU, launching it -----===//
+#include "Internal.h"
+
+#include "tinygrad/Target/TinygradJSON.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace {
+
+/// The CPU target's LLVM back end shares one host TargetMachine, which is
+/// not safe to use from two threads at once.
+std::mutex &compileMutex() {
+  static std::mutex m;
+  return m;
+}
+
+tgc_status badVersion(const char *fn, uint32_t got) {
+  return tgc::fail(TGC_INVALID_ARGUMENT, std::string(fn) + ": api_version is " + std::to_string(got) +
+                                             ", expected " + std::to_string(TGC_API_VERSION));
+}
+
+} // namespace
+
+extern "C" {
+
+tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
+                                  tgc_kernel **out_kernel) {
+  return tgc::apiCall("tgc_compile_kernel_cpu", [&] {
+    if (!module || !out_kernel)
+      return tgc::fail(TGC_INVALID_ARGUMENT,
+                       "tgc_compile_kernel_cpu: module and out_kernel must not be NULL");
+    tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
+    if (options) {
+      if (options->api_version != TGC_API_VERSION)
+        return badVersion("tgc_compile_kernel_cpu", options->api_version);
+      o = *options;
+    }
+    std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
+    tgc::DiagnosticCapture diags(module->ctx->mlir);
+    if (failed(tinygrad::verifyKernelAST(*module->module)))
+      return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
+    Value root = tinygrad::getTinygradRoot(*module->module);
+    if (!root)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel_cpu: the module is empty (no SINK)");
+
+    tinygrad::CPUCompileOptions opts;
+    opts.maxThreads = o.max_threads;
+    opts.keepMLIR = o.keep_mlir != 0;
+    opts.keepLLVMIR = o.keep_llvm_ir != 0;
+    opts.keepAsm = o.keep_asm != 0;
+    if (o.after_pass)
+      opts.afterPass = [fn = o.after_pass, user = o.user_data](llvm::StringRef pass, ModuleOp m) {
+        std::string ir, name = pass.str();
+        llvm::raw_string_ostream os(ir);
+        m.print(os);
+        fn(name.c_str(), ir.c_str(), ir.size(), user);
+      };
+    FailureOr<tinygrad::CPUKernel> k;
+    {
+      std::lock_guard<std::mutex> backEnd(compileMutex());
+      k = tinygrad::compileKernelForCPU(root, opts);
+    }
+    if (failed(k))
+      return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for the CPU");
+
+    auto out = std::make_unique<tgc_kernel>();
+    out->kernel = std::move(*k);
+    out->globalSizeExpr[0] = std::to_string(out->kernel.signature.threads);
+    for (int i = 1; i < 3; ++i)
+      out->globalSizeExpr[i] = "1";
+    for (int i = 0; i < 3; ++i)
+      out->localSizeExpr[i] = "1";
+    for (const std::string &v : out->kernel.signature.vars)
+      out->varNames.push_back(v.c_str());
+    *out_kernel = out.release();
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_destroy(tgc_kernel *kernel) {
+  return tgc::apiCall("tgc_kernel_destroy", [&] {
+    if (!kernel)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_destroy: kernel is NULL");
+    delete kernel;
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_info) {
+  return tgc::apiCall("tgc_kernel_get_info", [&] {
+    if (!kernel || !out_info)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_get_info: kernel and out_info must not be NULL");
+    if (out_info->api_version != TGC_API_VERSION)
+      return badVersion("tgc_kernel_get_info", out_info->api_version);
+    const tinygrad::KernelSignature &s = kernel->kernel.signature;
+    tgc_kernel_info info = {};
+    info.api_version = TGC_API_VERSION;
+    info.name = s.name.c_str();
+    for (int i = 0; i < 3; ++i) {
+      info.global_size[i] = i == 0 ? s.threads : 1;
+      info.local_size[i] = 1;
+      info.global_size_expr[i] = kernel->globalSizeExpr[i].c_str();
+      info.local_size_expr[i] = kernel->localSizeExpr[i].c_str();
+    }
+    info.globals = s.globals.data();
+    info.num_globals = s.globals.size();
+    info.global_elements = s.bufferElems.data();
+    info.outs = s.outs.data();
+    info.num_outs = s.outs.size();
+    info.ins = s.ins.data();
+    info.num_ins = s.ins.size();
+    info.vars = kernel->varNames.data();
+    info.num_vars = kernel->varNames.size();
+    info.core_id_arg = static_cast<int32_t>(s.coreIdArg);
+    info.codegen_ms = kernel->kernel.codegenMs;
+    info.llvm_ms = kernel->kernel.llvmMs;
+    *out_info = info;
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_object(const tgc_kernel *kernel, const void **out_data, size_t *out_size) {
+  return tgc::apiCall("tgc_kernel_object", [&] {
+    if (!kernel || !out_data || !out_size)
+      return tgc::fail(TGC_INVALID_ARGUMENT,
+                       "tgc_kernel_object: kernel, out_data and out_size must not be NULL");
+    *out_data = kernel->kernel.object.data();
+    *out_size = kernel->kernel.object.size();
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind, const char **out_text,
+                           size_t *out_size) {
+  return tgc::apiCall("tgc_kernel_text", [&] {
+    if (!kernel || !out_text || !out_size)
+      return tgc::fail(TGC_INVALID_ARGUMENT,
+                       "tgc_kernel_text: kernel, out_text and out_size must not be NULL");
+    int k;
+    std::memcpy(&k, &kind, sizeof k); // C may pass any int for an enum
+    const std::string *s = k == TGC_TEXT_MLIR      ? &kernel->kernel.mlir
+                           : k == TGC_TEXT_LLVM_IR ? &kernel->kernel.llvmIR
+                           : k == TGC_TEXT_ASM     ? &kernel->kernel.assembly
+                                                   : nullptr;
+    if (!s)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_text: unknown text kind " + std::to_string(k));
+    *out_text = s->c_str();
+    *out_size = s->size();
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device, tgrt_program **out_program) {
+  return tgc::apiCall("tgc_kernel_load", [&] {
+    if (!kernel || !device || !out_program)
+      return tgc::fail(TGC_INVALID_ARGUMENT,
+                       "tgc_kernel_load: kernel, device and out_program must not be NULL");
+    const std::string &obj = kernel->kernel.object;
+    tgrt_program *p = nullptr;
+    if (tgrt_program_load(device, obj.data(), obj.size(), kernel->kernel.signature.name.c_str(), &p) !=
+        TGRT_OK)
+      return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_load: ") + tgrt_last_error());
+    *out_program = p;
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_launch(const tgc_kernel *kernel, tgrt_program *program,
+                             tgrt_buffer *const *buffers, size_t num_buffers,
+                             const int64_t *var_values, size_t num_var_values) {
+  return tgc::apiCall("tgc_kernel_launch", [&] {
+    if (!kernel || !program || (!buffers && num_buffers) || (!var_values && num_var_values))
+      return tgc::fail(TGC_INVALID_ARGUMENT,
+                       "tgc_kernel_launch: kernel, program, buffers and var_values must not be NULL");
+    const tinygrad::KernelSignature &s = kernel->kernel.signature;
+    if (num_buffers != s.globals.size())
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: the kernel takes " +
+                                                 std::to_string(s.globals.size()) + " buffers, got " +
+                                                 std::to_string(num_buffers));
+    if (num_var_values != s.vars.size())
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: the kernel takes " +
+                                                 std::to_string(s.vars.size()) + " variables, got " +
+                                                 std::to_string(num_var_values));
+    std::vector<tgrt_arg> args;
+    for (size_t i = 0; i < num_buffers; ++i) {
+      if (!buffers[i])
+        return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: buffers[" + std::to_string(i) + "] is NULL");
+      size_t bytes = 0;
+      if (tgrt_buffer_size(buffers[i], &bytes) != TGRT_OK)
+        return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_launch: ") + tgrt_last_error());
+      // Every dtype is at least a byte: a buffer smaller than its element
+      // count is certainly too small.
+      if (bytes < static_cast<size_t>(s.bufferElems[i]))
+        return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: buffers[" + std::to_string(i) +
+                                                   "] has " + std::to_string(bytes) + " bytes, slot " +
+                                                   std::to_string(s.globals[i]) + " needs " +
+                                                   std::to_string(s.bufferElems[i]) + " elements");
+      args.push_back(tgrt_arg_buffer(buffers[i]));
+    }
+    for (size_t j = 0; j < num_var_values; ++j)
+      args.push_back(tgrt_arg_int(static_cast<int64_t>(args.size()) == s.coreIdArg ? 0 : var_values[j]));
+    uint32_t threads = s.coreIdArg >= 0 ? static_cast<uint32_t>(s.threads) : 1;
+    if (tgrt_program_launch(program, args.data(), static_cast<uint32_t>(args.size()),
+                            static_cast<int32_t>(s.coreIdArg), threads) != TGRT_OK)
+      return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_launch: ") + tgrt_last_error());
+    return TGC_OK;
+  });
+}
+
+} // extern "C"

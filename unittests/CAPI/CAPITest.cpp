@@ -1,0 +1,323 @@
+//===- CAPITest.cpp - the C API's success and error paths ----------------===//
+#include "tinygrad-c/tinygrad.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern "C" int tgc_c_api_smoke(const char *json, size_t size);
+
+namespace {
+
+std::string readInput(const char *name) {
+  std::ifstream f(std::string(TGC_TEST_INPUT_DIR) + "/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string lastError() { return tgc_last_error(); }
+
+struct Context {
+  Context() { EXPECT_EQ(tgc_context_create(&ctx), TGC_OK); }
+  ~Context() { tgc_context_destroy(ctx); }
+  tgc_context *ctx = nullptr;
+};
+
+tgc_module *importFile(tgc_context *ctx, const char *name) {
+  std::string text = readInput(name);
+  tgc_module *m = nullptr;
+  EXPECT_EQ(tgc_module_import_json(ctx, text.data(), text.size(), name, "ast", &m), TGC_OK) << lastError();
+  return m;
+}
+
+tgc_module *parse(tgc_context *ctx, const std::string &text) {
+  tgc_module *m = nullptr;
+  EXPECT_EQ(tgc_module_parse_mlir(ctx, text.data(), text.size(), "test.mlir", &m), TGC_OK) << lastError();
+  return m;
+}
+
+std::string print(tgc_module *m) {
+  char *text = nullptr;
+  EXPECT_EQ(tgc_module_print(m, 0, &text), TGC_OK) << lastError();
+  std::string s = text ? text : "";
+  tgc_string_free(text);
+  return s;
+}
+
+// (a*2 + a*3), which tg-symbolic folds to a*5.
+const std::string kSymbolic = readInput("symbolic.mlir");
+
+TEST(CAPI, VersionAndStatusNames) {
+  EXPECT_EQ(tgc_api_version(), (uint32_t)TGC_API_VERSION);
+  EXPECT_STREQ(tgc_status_string(TGC_OK), "TGC_OK");
+  EXPECT_STREQ(tgc_status_string(TGC_COMPILE_FAILED), "TGC_COMPILE_FAILED");
+  EXPECT_STREQ(tgc_status_string((tgc_status)99), "TGC_UNKNOWN");
+  tgc_string_free(nullptr);
+}
+
+TEST(CAPI, NullArgumentsAreErrors) {
+  EXPECT_EQ(tgc_context_create(nullptr), TGC_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("out_context is NULL"), std::string::npos);
+  EXPECT_EQ(tgc_context_destroy(nullptr), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(tgc_module_destroy(nullptr), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(tgc_kernel_destroy(nullptr), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(tgc_module_run_pipeline(nullptr, "cse", nullptr), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(tgc_compile_kernel_cpu(nullptr, nullptr, nullptr), TGC_INVALID_ARGUMENT);
+  Context c;
+  tgc_module *m = nullptr;
+  EXPECT_EQ(tgc_module_import_json(c.ctx, nullptr, 5, nullptr, nullptr, &m), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(m, nullptr);
+  EXPECT_EQ(tgc_module_parse_mlir(c.ctx, "", 0, nullptr, nullptr), TGC_INVALID_ARGUMENT);
+}
+
+TEST(CAPI, BadJSONIsAParseErrorWithALocation) {
+  Context c;
+  tgc_module *m = nullptr;
+  const char *bad = "{\"nodes\": [{\"id\": 0, \"op\": \"NOT_AN_OP\", \"dtype\": \"int32\", \"src\": []}], \"root\": 0}";
+  EXPECT_EQ(tgc_module_import_json(c.ctx, bad, strlen(bad), "bad.json", nullptr, &m), TGC_PARSE_ERROR);
+  EXPECT_EQ(m, nullptr);
+  std::string err = lastError();
+  EXPECT_NE(err.find("NOT_AN_OP"), std::string::npos) << err;
+  EXPECT_NE(err.find("error:"), std::string::npos) << err;
+  const char *notJSON = "{\"nodes\": [";
+  EXPECT_EQ(tgc_module_import_json(c.ctx, notJSON, strlen(notJSON), "trunc.json", nullptr, &m), TGC_PARSE_ERROR);
+  EXPECT_NE(lastError().find("trunc.json"), std::string::npos) << lastError();
+}
+
+TEST(CAPI, BadMLIRParseAndVerifyErrors) {
+  Context c;
+  tgc_module *m = nullptr;
+  const char *junk = "%0 = tg.nonsense()";
+  EXPECT_EQ(tgc_module_parse_mlir(c.ctx, junk, strlen(junk), "junk.mlir", &m), TGC_PARSE_ERROR);
+  EXPECT_NE(lastError().find("junk.mlir:1:"), std::string::npos) << lastError();
+  // Well-formed, but tinygrad's spec (the op's verifier) rejects an int CONST of dtype float.
+  const char *mixed = "%0 = tg.const 1 : si32\n\n%1 = tg.const 1 : f32\n";
+  EXPECT_EQ(tgc_module_parse_mlir(c.ctx, mixed, strlen(mixed), "mixed.mlir", &m), TGC_VERIFY_ERROR)
+      << lastError();
+  EXPECT_NE(lastError().find("mixed.mlir:3:"), std::string::npos) << lastError();
+  EXPECT_EQ(m, nullptr);
+}
+
+struct PassLog {
+  std::vector<std::string> passes;
+  std::string lastIR;
+};
+void logPass(const char *pass, const char *ir, size_t size, void *user) {
+  auto *log = static_cast<PassLog *>(user);
+  log->passes.push_back(pass);
+  log->lastIR.assign(ir, size);
+  EXPECT_EQ(ir[size], '\0');
+}
+
+TEST(CAPI, RunPipelineWithPerPassIR) {
+  Context c;
+  tgc_module *m = parse(c.ctx, kSymbolic);
+  ASSERT_TRUE(m);
+  PassLog log;
+  tgc_pass_options opts = TGC_PASS_OPTIONS_DEFAULT;
+  opts.after_pass = logPass;
+  opts.user_data = &log;
+  ASSERT_EQ(tgc_module_run_pipeline(m, "tg-symbolic,cse", &opts), TGC_OK) << lastError();
+  ASSERT_EQ(log.passes, (std::vector<std::string>{"tg-symbolic", "cse"}));
+  std::string ir = print(m);
+  EXPECT_EQ(ir, log.lastIR);
+  EXPECT_NE(ir.find("tg.const 5"), std::string::npos) << ir; // a*2+a*3 -> a*5
+  // The anchored form does the same.
+  EXPECT_EQ(tgc_module_run_pipeline(m, "builtin.module(canonicalize)", nullptr), TGC_OK) << lastError();
+  tgc_module_destroy(m);
+}
+
+TEST(CAPI, PipelineErrors) {
+  Context c;
+  tgc_module *m = parse(c.ctx, kSymbolic);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(tgc_module_run_pipeline(m, "no-such-pass", nullptr), TGC_PARSE_ERROR);
+  EXPECT_NE(lastError().find("no-such-pass"), std::string::npos) << lastError();
+  tgc_pass_options opts = TGC_PASS_OPTIONS_DEFAULT;
+  opts.api_version = 0;
+  EXPECT_EQ(tgc_module_run_pipeline(m, "cse", &opts), TGC_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("api_version"), std::string::npos);
+  // The spec pass rejects a scalar graph in the kernel-graph phase: located
+  // diagnostics, without MLIR's "see current operation" dump of the op.
+  EXPECT_EQ(tgc_module_run_pipeline(m, "tg-verify-spec{phase=kernel_graph}", nullptr), TGC_PASS_FAILED);
+  EXPECT_NE(lastError().find("test.mlir:5:6: error: spec_kernel_graph: no rule accepts MUL"), std::string::npos)
+      << lastError();
+  EXPECT_EQ(lastError().find("see current operation"), std::string::npos) << lastError();
+  tgc_module_destroy(m);
+}
+
+TEST(CAPI, JSONRoundTrip) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_add.json");
+  ASSERT_TRUE(m);
+  char *json = nullptr;
+  ASSERT_EQ(tgc_module_export_json(m, &json), TGC_OK) << lastError();
+  tgc_module *back = nullptr;
+  ASSERT_EQ(tgc_module_import_json(c.ctx, json, strlen(json), "exported", nullptr, &back), TGC_OK)
+      << lastError();
+  EXPECT_EQ(print(m), print(back));
+  tgc_string_free(json);
+  tgc_module_destroy(back);
+  tgc_module_destroy(m);
+}
+
+TEST(CAPI, CompileAndRunKernelWithAVariable) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_add.json");
+  ASSERT_TRUE(m);
+  PassLog log;
+  tgc_cpu_options opts = TGC_CPU_OPTIONS_DEFAULT;
+  opts.keep_mlir = 1;
+  opts.after_pass = logPass;
+  opts.user_data = &log;
+  tgc_kernel *k = nullptr;
+  ASSERT_EQ(tgc_compile_kernel_cpu(m, &opts, &k), TGC_OK) << lastError();
+  ASSERT_FALSE(log.passes.empty());
+  EXPECT_EQ(log.passes.front(), "tg-lower-kernel");
+  EXPECT_NE(log.lastIR.find("llvm.func"), std::string::npos);
+
+  tgc_kernel_info info = {};
+  EXPECT_EQ(tgc_kernel_get_info(k, &info), TGC_INVALID_ARGUMENT); // api_version unset
+  info.api_version = TGC_API_VERSION;
+  ASSERT_EQ(tgc_kernel_get_info(k, &info), TGC_OK) << lastError();
+  EXPECT_STREQ(info.name, "test"); // the AST's KernelInfo name
+  ASSERT_EQ(info.num_globals, 2u);
+  EXPECT_EQ(info.globals[0], 0);
+  EXPECT_EQ(info.globals[1], 1);
+  EXPECT_EQ(info.global_elements[0], 8);
+  ASSERT_EQ(info.num_outs, 1u);
+  EXPECT_EQ(info.outs[0], 0);
+  ASSERT_EQ(info.num_ins, 1u);
+  EXPECT_EQ(info.ins[0], 1);
+  ASSERT_EQ(info.num_vars, 1u);
+  EXPECT_STREQ(info.vars[0], "k");
+  EXPECT_EQ(info.core_id_arg, -1);
+  EXPECT_EQ(info.global_size[0], 1);
+  EXPECT_STREQ(info.global_size_expr[0], "1");
+  EXPECT_STREQ(info.local_size_expr[2], "1");
+
+  const char *text = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_MLIR, &text, &size), TGC_OK);
+  EXPECT_NE(std::string(text, size).find("func.func @test"), std::string::npos);
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_ASM, &text, &size), TGC_OK);
+  EXPECT_EQ(size, 0u); // not kept
+  EXPECT_EQ(tgc_kernel_text(k, (tgc_text_kind)7, &text, &size), TGC_INVALID_ARGUMENT);
+  const void *obj = nullptr;
+  ASSERT_EQ(tgc_kernel_object(k, &obj, &size), TGC_OK);
+  ASSERT_GT(size, 4u);
+  EXPECT_EQ(std::memcmp(obj, "\x7f" "ELF", 4), 0);
+
+  tgrt_device *dev = nullptr;
+  ASSERT_EQ(tgrt_device_open("CPU", nullptr, &dev), TGRT_OK);
+  tgrt_program *prog = nullptr;
+  ASSERT_EQ(tgc_kernel_load(k, dev, &prog), TGC_OK) << lastError();
+  tgrt_buffer *out = nullptr, *in = nullptr;
+  ASSERT_EQ(tgrt_buffer_alloc(dev, 8 * sizeof(float), &out), TGRT_OK);
+  ASSERT_EQ(tgrt_buffer_alloc(dev, 8 * sizeof(float), &in), TGRT_OK);
+  float vals[8] = {0, 1, 2, 3, 4, 5, 6, 7.5f};
+  ASSERT_EQ(tgrt_buffer_copy_in(in, 0, vals, sizeof vals), TGRT_OK);
+  tgrt_buffer *bufs[2] = {out, in};
+  int64_t kval = 3;
+  EXPECT_EQ(tgc_kernel_launch(k, prog, bufs, 1, &kval, 1), TGC_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("takes 2 buffers, got 1"), std::string::npos) << lastError();
+  EXPECT_EQ(tgc_kernel_launch(k, prog, bufs, 2, &kval, 0), TGC_INVALID_ARGUMENT);
+  tgrt_buffer *small = nullptr;
+  ASSERT_EQ(tgrt_buffer_alloc(dev, 4, &small), TGRT_OK);
+  tgrt_buffer *tooSmall[2] = {small, in};
+  EXPECT_EQ(tgc_kernel_launch(k, prog, tooSmall, 2, &kval, 1), TGC_INVALID_ARGUMENT);
+  ASSERT_EQ(tgc_kernel_launch(k, prog, bufs, 2, &kval, 1), TGC_OK) << lastError();
+  float got[8];
+  ASSERT_EQ(tgrt_buffer_copy_out(out, 0, got, sizeof got), TGRT_OK);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(got[i], vals[i] + 3) << i;
+
+  tgrt_buffer_free(small);
+  tgrt_buffer_free(in);
+  tgrt_buffer_free(out);
+  tgrt_program_free(prog);
+  tgrt_device_close(dev);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+}
+
+TEST(CAPI, CompileRejectsWhatIsNotAKernel) {
+  Context c;
+  tgc_module *m = parse(c.ctx, kSymbolic);
+  ASSERT_TRUE(m);
+  tgc_kernel *k = nullptr;
+  tgc_status s = tgc_compile_kernel_cpu(m, nullptr, &k);
+  EXPECT_TRUE(s == TGC_VERIFY_ERROR || s == TGC_COMPILE_FAILED) << tgc_status_string(s);
+  EXPECT_EQ(k, nullptr);
+  EXPECT_FALSE(lastError().empty());
+  tgc_module_destroy(m);
+  tgc_module *empty = parse(c.ctx, "");
+  ASSERT_TRUE(empty);
+  EXPECT_NE(tgc_compile_kernel_cpu(empty, nullptr, &k), TGC_OK);
+  EXPECT_FALSE(lastError().empty());
+  tgc_module_destroy(empty);
+}
+
+TEST(CAPI, HandlesOutliveTheirContextHandle) {
+  tgc_context *ctx = nullptr;
+  ASSERT_EQ(tgc_context_create(&ctx), TGC_OK);
+  tgc_module *m = importFile(ctx, "sum_all.json");
+  ASSERT_TRUE(m);
+  ASSERT_EQ(tgc_context_destroy(ctx), TGC_OK);
+  tgc_kernel *k = nullptr;
+  ASSERT_EQ(tgc_compile_kernel_cpu(m, nullptr, &k), TGC_OK) << lastError();
+  ASSERT_EQ(tgc_module_destroy(m), TGC_OK);
+  tgc_kernel_info info = {};
+  info.api_version = TGC_API_VERSION;
+  ASSERT_EQ(tgc_kernel_get_info(k, &info), TGC_OK);
+  EXPECT_EQ(info.num_globals, 2u);
+  tgc_kernel_destroy(k);
+}
+
+// One context per thread, compiling at the same time; plus one context
+// shared by two threads (its lock serializes them).
+TEST(CAPI, ContextsOnSeveralThreads) {
+  std::string text = readInput("sum_all.json");
+  auto compileIn = [&](tgc_context *ctx, int *ok) {
+    for (int i = 0; i < 3; ++i) {
+      tgc_module *m = nullptr;
+      tgc_kernel *k = nullptr;
+      if (tgc_module_import_json(ctx, text.data(), text.size(), nullptr, "ast", &m) == TGC_OK &&
+          tgc_compile_kernel_cpu(m, nullptr, &k) == TGC_OK)
+        ++*ok;
+      if (k)
+        tgc_kernel_destroy(k);
+      if (m)
+        tgc_module_destroy(m);
+    }
+  };
+  tgc_context *own[2] = {nullptr, nullptr}, *shared = nullptr;
+  ASSERT_EQ(tgc_context_create(&own[0]), TGC_OK);
+  ASSERT_EQ(tgc_context_create(&own[1]), TGC_OK);
+  ASSERT_EQ(tgc_context_create(&shared), TGC_OK);
+  int ok[4] = {0, 0, 0, 0};
+  std::thread t0(compileIn, own[0], &ok[0]), t1(compileIn, own[1], &ok[1]), t2(compileIn, shared, &ok[2]),
+      t3(compileIn, shared, &ok[3]);
+  t0.join();
+  t1.join();
+  t2.join();
+  t3.join();
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(ok[i], 3) << i;
+  tgc_context_destroy(own[0]);
+  tgc_context_destroy(own[1]);
+  tgc_context_destroy(shared);
+}
+
+TEST(CAPI, CallableFromC99) {
+  std::string text = readInput("sum_all.json");
+  EXPECT_EQ(tgc_c_api_smoke(text.data(), text.size()), 0) << lastError();
+}
+
+} // namespace
