@@ -1,10 +1,12 @@
 """Runs a tensor program (a schedules.jsonl-style record) through our scheduler,
 CPU codegen and runtime: `tinygrad-run --case REC --write-outputs OUT`.
 
-Which executable: TINYGRAD_MLIR_RUN=path, else the one an install recorded,
-else <repo>/build/bin/tinygrad-run."""
+Which executable: TINYGRAD_MLIR_RUN=path, else the one `cmake --install`
+recorded, else <repo>/build/bin/tinygrad-run, else tinygrad-run on PATH (a pip
+install carries the C API library but not the tools)."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -29,6 +31,7 @@ def find_runner():
     pass
   for p in tried:
     if os.path.isfile(p) and os.access(p, os.X_OK): return p
+  if on_path := shutil.which("tinygrad-run"): return on_path
   raise RunError("tinygrad-mlir: tinygrad-run not found (tried " + ", ".join(tried) + f"); set {ENV_RUN}")
 
 
