@@ -155,7 +155,11 @@ typedef struct tgc_pass_options {
  * pipeline name ("tg-lower-to-llvm-cpu") is one element. Available: every
  * tinygrad pass and pipeline (tinygrad-opt --help lists them) plus
  * canonicalize, cse, inline, sccp and symbol-dce. options may be NULL. On
- * TGC_PASS_FAILED the module holds the IR as the failing pass left it. */
+ * TGC_PASS_FAILED the module holds the IR as the failing pass left it.
+ * Scheduling a tensor program is the "tg-schedule" pipeline: a module
+ * imported from a tinygrad tensor graph becomes the LINEAR of kernel CALLs
+ * over the program's buffers (each kernel then compiles with
+ * tgc_compile_kernel_cpu). */
 TGC_API tgc_status tgc_module_run_pipeline(tgc_module *module, const char *pipeline,
                                            const tgc_pass_options *options);
 

@@ -167,6 +167,26 @@ TEST(CAPI, JSONRoundTrip) {
   tgc_module_destroy(m);
 }
 
+// Scheduling a tensor program is the `tg-schedule` pipeline: the tensor graph
+// tinygrad hands its scheduler (corpus program ew_mul_bcast_col) becomes one
+// kernel CALL over the program's buffers in a LINEAR.
+TEST(CAPI, ScheduleATensorProgram) {
+  Context c;
+  std::string graph = readInput("tensor_mul_bcast.json");
+  tgc_module *m = nullptr;
+  ASSERT_EQ(tgc_module_import_json(c.ctx, graph.data(), graph.size(), "tensor_mul_bcast.json", nullptr, &m),
+            TGC_OK)
+      << lastError();
+  ASSERT_EQ(tgc_module_run_pipeline(m, "tg-schedule", nullptr), TGC_OK) << lastError();
+  std::string ir = print(m);
+  EXPECT_NE(ir.find("hcq.linear"), std::string::npos) << ir;
+  size_t calls = 0;
+  for (size_t at = ir.find("tg.call "); at != std::string::npos; at = ir.find("tg.call ", at + 1))
+    ++calls;
+  EXPECT_EQ(calls, 1u) << ir;
+  tgc_module_destroy(m);
+}
+
 TEST(CAPI, CompileAndRunKernelWithAVariable) {
   Context c;
   tgc_module *m = importFile(c.ctx, "var_add.json");
