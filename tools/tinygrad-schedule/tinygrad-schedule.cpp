@@ -54,16 +54,10 @@ namespace {
 /// Slots of the device buffers of a graph.
 llvm::DenseSet<int64_t> bufferSlots(UOpRef root) {
   llvm::DenseSet<int64_t> slots;
-  llvm::DenseSet<UOpRef> seen;
-  llvm::SmallVector<UOpRef, 64> stack{root};
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
+  sched::tgraph::forEachNode(root, [&](UOpRef u) {
     if (auto p = sched::tgraph::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
       slots.insert(p.getSlot());
-    stack.append(u->src.begin(), u->src.end());
-  }
+  });
   return slots;
 }
 
