@@ -256,9 +256,9 @@ std::vector<UOpRef> sched::toposort(UOpRef root,
     }
     if (!seen.insert(u).second)
       continue;
-    stack.push_back({u, true});
-    if (gate && !gate(u))
+    if (gate && !gate(u)) // tinygrad: a gated node is left out with its sources
       continue;
+    stack.push_back({u, true});
     for (UOpRef s : llvm::reverse(u->src))
       if (!seen.count(s))
         stack.push_back({s, false});

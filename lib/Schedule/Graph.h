@@ -68,7 +68,7 @@ llvm::SmallVector<unsigned> broadcastAxes(llvm::ArrayRef<int64_t> src,
                                           llvm::ArrayRef<int64_t> out);
 
 /// tinygrad's `toposort(gate)`: depth-first, sources in order, post-order.
-/// `gate(u)` false keeps u but not its sources.
+/// `gate(u)` false leaves u (and what only it reaches) out.
 std::vector<UOpRef> toposort(UOpRef root,
                              const std::function<bool(UOpRef)> &gate = nullptr);
 

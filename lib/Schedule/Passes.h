@@ -24,7 +24,9 @@ const sym::PatternMatcher &pmMops();
 const sym::PatternMatcher &earliestRewrites();
 /// run_rangeify (schedule/indexing.py).
 UOpRef runRangeify(Context &ctx, UOpRef sink);
-/// pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
+/// pm_reduce_simplify's reduce_collapse (codegen/simplify.py).
+const sym::PatternMatcher &pmReduceSimplify();
+/// symbolic + pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
 const sym::PatternMatcher &removeBufferize();
 /// pm_flatten_range (codegen/simplify.py).
 const sym::PatternMatcher &pmFlattenRange();

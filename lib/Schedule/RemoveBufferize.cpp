@@ -202,6 +202,7 @@ const sym::PatternMatcher &sched::removeBufferize() {
   static const sym::PatternMatcher pm = [] {
     sym::PatternMatcher m = sym::symbolic();
     m.add({{"reduce_unparented", op(sym::Op::REDUCE, n::red), reduceUnparented}});
+    m += pmReduceSimplify();
     m += pmMops();
     m.add({
         {"cleanup_dead_axes", op(sym::Op::STAGE, n::b), cleanupDeadAxes},
