@@ -66,8 +66,23 @@ const sym::PatternMatcher &sched::earliestRewrites() {
              src.push_back(s->op == sym::Op::UNSHARD ? baseOf(s->src[0]) : baseOf(s));
            return m.ctx.replaceSrc(m[n::x], src);
          }},
-        {"COPY", op(sym::Op::COPY, n::x), [](Match &m) -> UOpRef {
-           return fail(m.ctx, "earliest_rewrites", "COPY is not supported yet");
+        // ** copy rules **
+        {"COPY of a resized or reordered view", up(sym::Op::COPY, {op({sym::Op::SHRINK, sym::Op::PERMUTE, sym::Op::EXPAND, sym::Op::PAD, sym::Op::FLIP}, n::r)}, n::c),
+         [](Match &m) -> UOpRef {
+           return fail(m.ctx, "earliest_rewrites",
+                       "COPY of a " + sym::getOpName(m[n::r]->op) + " view is not supported yet");
+         }},
+        {"copy to same device is a no-op", up(sym::Op::COPY, {var(n::x)}, n::c), [](Match &m) -> UOpRef {
+           return deviceOf(m[n::x]) == deviceOf(m[n::c]) ? m[n::x] : nullptr;
+         }},
+        {"copy on reshape is reshape on copy", up(sym::Op::COPY, {op(sym::Op::RESHAPE, n::x)}, n::c),
+         [](Match &m) -> UOpRef {
+           UOpRef shp = m[n::x], c = m[n::c];
+           UOpRef inner = shp->src[0];
+           tg::ValueInfo i = tg::getValueInfo(inner->type);
+           UOpRef cp = m.ctx.get(sym::Op::COPY, tg::makeValueType(i.elementType, i.shape, i.addrspace),
+                                 {inner}, c->arg);
+           return reshape(m.ctx, cp, *shapeOf(shp));
          }},
         {"reshaping on STORE can be a NOOP",
          up(sym::Op::STORE, {up(sym::Op::RESHAPE, {var(n::dest)}).allowAnyLen(),
