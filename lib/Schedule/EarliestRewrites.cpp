@@ -35,6 +35,31 @@ static UOpRef splitReduceop(Match &m) {
                   " needs a two-kernel split, not supported yet");
 }
 
+/// fix_store_hazard: the destination is read through a reordering view in
+/// the value being stored, so the value is materialized first.
+static UOpRef fixStoreHazard(Match &m) {
+  UOpRef target = m[n::target], src = m[n::src];
+  UOpRef base = baseOf(target);
+  auto all = toposort(src);
+  if (!llvm::is_contained(all, base))
+    return nullptr;
+  bool shrinkUnsafe = false;
+  for (UOpRef u : toposort(target))
+    shrinkUnsafe |= u->op == sym::Op::SHRINK;
+  llvm::DenseMap<UOpRef, bool> reaches;
+  for (UOpRef s : toposort(src, [](UOpRef x) { return x->op != sym::Op::CONTIGUOUS; })) {
+    bool r = s == base;
+    for (UOpRef c : s->src)
+      r |= reaches.lookup(c);
+    reaches[s] = r;
+    bool unsafe = s->op == sym::Op::PERMUTE || s->op == sym::Op::FLIP ||
+                  (shrinkUnsafe && s->op == sym::Op::SHRINK);
+    if (r && unsafe && !(s == target && s->op == sym::Op::SHRINK))
+      return store(m.ctx, target, m.ctx.get(sym::Op::CONTIGUOUS, src->type, {src}));
+  }
+  return nullptr;
+}
+
 static UOpRef expandBitcast(Match &m) {
   UOpRef bc = m[n::x];
   if (getInfo(bc->dtype).itemsize == getInfo(bc->src[0]->dtype).itemsize)
@@ -91,6 +116,16 @@ const sym::PatternMatcher &sched::earliestRewrites() {
            return shapeOf(m[n::dest]) == shapeOf(m[n::src]) ? store(m.ctx, m[n::dest], m[n::src])
                                                             : nullptr;
          }},
+        // ** store rules **
+        {"fix store hazard", up(sym::Op::STORE, {var(n::target), var(n::src)}), fixStoreHazard},
+        {"dedup two stores of the same value",
+         up(sym::Op::AFTER, {up(sym::Op::AFTER, {var(n::buf), up(sym::Op::STORE, {var(n::buf), var(n::src)})}, n::a1),
+                             up(sym::Op::STORE, {var(n::a1), var(n::src)})}),
+         to(n::a1)},
+        {"store a buffer's own contents back",
+         up(sym::Op::AFTER, {var(n::buf), up(sym::Op::STORE, {var(n::buf),
+             up(sym::Op::AFTER, {var(n::buf), up(sym::Op::STORE, {var(n::buf), var(n::src)})}, n::a1)})}),
+         to(n::a1)},
         {"move bitcast from store dest to source",
          up(sym::Op::STORE, {up(sym::Op::BITCAST, {var(n::target)}), var(n::src)}),
          [](Match &m) -> UOpRef {
