@@ -23,16 +23,95 @@ static int64_t numel(llvm::ArrayRef<int64_t> s) {
   return p;
 }
 
-/// split_reduceop only fires for reductions of 32768:1 or more.
+/// The mixin's `x.reshape(shape)`: x itself when the shape is unchanged.
+static UOpRef reshapeOrSelf(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
+  return llvm::ArrayRef<int64_t>(*shapeOf(x)) == shape ? x : reshape(ctx, x, shape);
+}
+
+/// `x._rop(op, axis)`: reduced axes permuted to the front, size-1 axes
+/// dropped by a reshape.
+static UOpRef rop(Context &ctx, UOpRef x, tg::ReduceKind kind, llvm::ArrayRef<int64_t> axis) {
+  Shape s = *shapeOf(x);
+  llvm::SmallVector<int64_t> ax(axis.begin(), axis.end()), red;
+  llvm::sort(ax);
+  for (int64_t a : ax)
+    if (s[a] != 1)
+      red.push_back(a);
+  Shape kept;
+  for (int64_t i = 0; i < int64_t(s.size()); ++i)
+    if (!llvm::is_contained(ax, i))
+      kept.push_back(s[i]);
+  if (red.empty())
+    return reshapeOrSelf(ctx, x, kept);
+  llvm::SmallVector<int64_t> perm(red);
+  for (int64_t i = 0; i < int64_t(s.size()); ++i)
+    if (!llvm::is_contained(red, i))
+      perm.push_back(i);
+  UOpRef r = reduceAxes(ctx, permute(ctx, x, perm), kind, red.size());
+  return ax != red ? reshapeOrSelf(ctx, r, kept) : r;
+}
+
+/// split_reduceop: a reduction of 32768:1 or more becomes two kernels, the
+/// first reducing a split-off factor of one reduced axis into a buffer.
 static UOpRef splitReduceop(Match &m) {
-  auto rs = shapeOf(m[n::reduce]), xs = shapeOf(m[n::x]);
-  if (!rs || !xs || numel(*rs) == 0)
+  Context &ctx = m.ctx;
+  UOpRef reduce = m[n::reduce], x = m[n::x];
+  auto rs = shapeOf(reduce), xs = shapeOf(x);
+  if (!rs || !xs || numel(*rs) == 0 || numel(*xs) / numel(*rs) < 32768)
     return nullptr;
-  if (numel(*xs) / numel(*rs) < 32768)
+  auto kind = dyn_cast_or_null<tg::ReduceKindAttr>(reduce->arg.attrs.get("kind"));
+  auto nattr = dyn_cast_or_null<IntegerAttr>(reduce->arg.attrs.get("n"));
+  if (!kind || !nattr)
     return nullptr;
-  return fail(m.ctx, "split_reduceop",
-              "REDUCE of " + formatShape(*xs) + " to " + formatShape(*rs) +
-                  " needs a two-kernel split, not supported yet");
+  // which axes of x reach the base as ranges (the others are expanded)
+  Ranges rngs;
+  for (auto [i, s] : llvm::enumerate(*xs))
+    rngs.push_back(s > 1 ? range(ctx, s, i) : ctx.constInt(0));
+  for (UOpRef u = x; sym::isMovement(u->op); u = u->src[0]) {
+    auto marg = margOf(u);
+    auto ss = shapeOf(u->src[0]);
+    if (!marg || !ss)
+      return nullptr;
+    auto in = applyMovementOp(ctx, u->op, *ss, *marg, rngs);
+    if (!in)
+      return nullptr;
+    rngs = *in;
+  }
+  llvm::SmallVector<int64_t> used;
+  RangeCache local;
+  if (!rngs.empty())
+    for (UOpRef r : local.ranges(sink(ctx, rngs)))
+      used.push_back(rangeIds(r)[0]);
+  int64_t maxd = std::min<int64_t>(256, (int64_t(1) << 22) / numel(*rs));
+  int64_t dim = -1, divisor = 0;
+  for (int64_t i = 0; i < nattr.getInt() && dim < 0; ++i)
+    for (int64_t d = maxd; d >= 8; --d)
+      if ((*xs)[i] % d == 0 && llvm::is_contained(used, i)) {
+        dim = i;
+        divisor = d;
+        break;
+      }
+  if (dim < 0)
+    return nullptr;
+  Shape split(xs->begin(), xs->begin() + dim);
+  split.push_back(divisor);
+  split.push_back((*xs)[dim] / divisor);
+  split.append(xs->begin() + dim + 1, xs->end());
+  llvm::SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < int64_t(split.size()); ++d)
+    if (d != dim)
+      perm.push_back(d);
+  perm.push_back(dim);
+  UOpRef splitted = permute(ctx, reshapeOrSelf(ctx, x, split), perm);
+  llvm::SmallVector<int64_t> first;
+  for (int64_t i = 0; i < nattr.getInt(); ++i)
+    first.push_back(i);
+  UOpRef r1 = rop(ctx, splitted, kind.getValue(), first);
+  // .contiguous(): weak values and existing buffers stay as they are
+  UOpRef c = r1->op == sym::Op::CONTIGUOUS || isWeak(r1->dtype) ? r1
+             : ctx.get(sym::Op::CONTIGUOUS, r1->type, {r1});
+  UOpRef r2 = rop(ctx, c, kind.getValue(), {int64_t(rs->size())});
+  return reshapeOrSelf(ctx, r2, *rs);
 }
 
 /// fix_store_hazard: the destination is read through a reordering view in
