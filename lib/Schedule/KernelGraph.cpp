@@ -31,7 +31,8 @@ UOpRef sched::getKernelGraph(Context &ctx, UOpRef sink) {
   UOpRef t = sym::graphRewriteBottomUp(ctx, sink, pmMops() + earliestRewrites());
   if (!t)
     return nullptr;
-  // pm_copy_to_store: COPY is diagnosed by earliest_rewrites for now.
+  if (!(t = copyToStore(ctx, t)))
+    return nullptr;
   if (!(t = runRangeify(ctx, t)))
     return nullptr;
   if (!(t = sym::graphRewrite(ctx, t, removeBufferize())))
