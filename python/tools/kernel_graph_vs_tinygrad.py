@@ -7,6 +7,7 @@ on the exported call, and compares every kernel AST node for node. Prints DIFF/F
 lines and "N/M identical". Programs tinygrad itself cannot build are skipped.
 """
 import json, sys, subprocess, os, tempfile
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("DEV","CPU")
 from tinygrad import Tensor, dtypes, Variable
 from tinygrad.tensor import transform_to_call
@@ -16,7 +17,6 @@ sys.path.insert(0, os.path.join(ROOT, 'python'))
 sys.path.insert(0, os.path.join(ROOT, 'test', 'Schedule', 'Inputs'))
 from tinygrad_mlir.uop_json import uop_to_json
 from check_kernel_graph import canon, subgraph, first_difference
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 B = os.environ.get('TINYGRAD_MLIR_BIN', os.path.join(ROOT, 'build', 'bin'))
 Tensor.manual_seed(0)
 TMP = os.path.join(tempfile.mkdtemp(), 'call.json')
