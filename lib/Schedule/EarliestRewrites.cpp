@@ -15,6 +15,7 @@ using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
 using namespace mlir::tinygrad::sym::pat;
 namespace n = mlir::tinygrad::sym::pat::names;
+namespace py = mlir::tinygrad::sym::rules::py;
 
 static int64_t numel(llvm::ArrayRef<int64_t> s) {
   int64_t p = 1;
@@ -139,11 +140,60 @@ static UOpRef fixStoreHazard(Match &m) {
   return nullptr;
 }
 
+/// `x.bitcast(dt)`: x itself for the same dtype.
+static UOpRef bitcastTo(Context &ctx, UOpRef x, DType dt) {
+  if (x->dtype == dt)
+    return x;
+  tg::ValueInfo i = tg::getValueInfo(x->type);
+  MLIRContext *mc = ctx.getMLIRContext();
+  auto d = attrs(ctx, {NamedAttribute(StringAttr::get(mc, "dtype"), TypeAttr::get(ctx.typeFor(dt)))});
+  return ctx.get(sym::Op::BITCAST, tg::makeValueType(ctx.typeFor(dt), i.shape, i.addrspace), {x},
+                 sym::Arg{Scalar(), d});
+}
+
+static DType uintOfBytes(int bytes) {
+  switch (bytes) {
+  case 1: return DType::UInt8;
+  case 2: return DType::UInt16;
+  case 4: return DType::UInt32;
+  default: return DType::UInt64;
+  }
+}
+
+/// expand_bitcast: a BITCAST to a wider dtype packs `rate` source elements
+/// of the last axis into one (shifts and adds over uint views).
 static UOpRef expandBitcast(Match &m) {
-  UOpRef bc = m[n::x];
-  if (getInfo(bc->dtype).itemsize == getInfo(bc->src[0]->dtype).itemsize)
+  Context &ctx = m.ctx;
+  UOpRef bc = m[n::x], x = bc->src[0];
+  int ns = getInfo(bc->dtype).itemsize, os = getInfo(x->dtype).itemsize;
+  if (ns == os)
     return nullptr;
-  return fail(m.ctx, "expand_bitcast", "shape-changing BITCAST is not supported yet");
+  if (auto dev = dyn_cast_or_null<StringAttr>(deviceOf(x)))
+    if (dev.getValue().starts_with("DISK") || dev.getValue().starts_with("TINYFS"))
+      return nullptr;
+  if (ns < os)
+    return fail(ctx, "expand_bitcast", "BITCAST to a narrower dtype is not supported yet");
+  auto xs = shapeOf(x);
+  if (!xs || xs->empty() || (*xs).back() % (ns / os))
+    return fail(ctx, "expand_bitcast", "BITCAST of shape " + formatShape(xs ? *xs : Shape{}) +
+                                           " does not split into " + llvm::Twine(ns / os) + "s");
+  int rate = ns / os;
+  DType newUint = uintOfBytes(ns);
+  Shape ts(xs->begin(), xs->end() - 1);
+  ts.push_back(xs->back() / rate);
+  ts.push_back(rate);
+  UOpRef tmp = reshape(ctx, bitcastTo(ctx, x, uintOfBytes(os)), ts);
+  UOpRef sum = nullptr;
+  for (int i = 0; i < rate; ++i) {
+    llvm::SmallVector<std::pair<int64_t, int64_t>> b;
+    for (size_t k = 0; k + 1 < ts.size(); ++k)
+      b.push_back({0, ts[k]});
+    b.push_back({i, i + 1});
+    UOpRef part = py::binopI(ctx, sym::Op::SHL, py::cast(ctx, shrink(ctx, tmp, b), newUint), 8 * i * os);
+    sum = sum ? py::add(ctx, sum, part) : part;
+  }
+  Shape sq(ts.begin(), ts.end() - 1);
+  return bitcastTo(ctx, reshape(ctx, sum, sq), bc->dtype);
 }
 
 static UOpRef sizeZero(Match &m) {

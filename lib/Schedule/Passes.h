@@ -32,6 +32,8 @@ const sym::PatternMatcher &pmReduceSimplify();
 const sym::PatternMatcher &removeBufferize();
 /// pm_flatten_range (codegen/simplify.py).
 const sym::PatternMatcher &pmFlattenRange();
+/// pm_limit_bufs: stage sources of ops that would read too many buffers.
+UOpRef limitBufs(Context &ctx, UOpRef sink);
 /// pm_add_buffers + pm_add_param_range_tags (stage to store).
 const sym::PatternMatcher &addBuffers();
 /// Runs addBuffers bottom-up; new BUFFERs are numbered from `firstSlot`.
