@@ -89,24 +89,6 @@ Tag concatTags(const Tag &a, const Tag &b) {
   return r;
 }
 
-std::optional<llvm::SmallVector<int64_t>> constInts(UOpRef s) {
-  llvm::SmallVector<int64_t> out;
-  if (s->op == Op::CONST) {
-    if (auto v = s->intVal())
-      return llvm::SmallVector<int64_t>{int64_t(*v)};
-    return std::nullopt;
-  }
-  if (s->op != Op::STACK)
-    return std::nullopt;
-  for (UOpRef e : s->src) {
-    auto v = e->intVal();
-    if (!v)
-      return std::nullopt;
-    out.push_back(int64_t(*v));
-  }
-  return out;
-}
-
 /// tinygrad's `contiguous_view` for views without a mask: the chain of
 /// movement ops from `src` down to its BUFFER is followed as (shape,
 /// strides, offset); the view is contiguous when the strides of the final
@@ -488,16 +470,10 @@ llvm::Error fail(const std::string &msg) {
 
 int64_t sched::nextFreeBufferSlot(UOpRef root) {
   int64_t next = 0;
-  llvm::DenseSet<UOpRef> seen;
-  llvm::SmallVector<UOpRef, 64> stack{root};
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
+  forEachNode(root, [&](UOpRef u) {
     if (auto p = paramAttr(u); p && u->op == Op::BUFFER)
       next = std::max(next, p.getSlot() + 1);
-    stack.append(u->src.begin(), u->src.end());
-  }
+  });
   return next;
 }
 

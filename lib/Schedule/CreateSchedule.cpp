@@ -292,18 +292,12 @@ llvm::Expected<UOpRef> sched::resolveLinearCall(Context &ctx, UOpRef linearCall,
   llvm::SmallVector<UOpRef, 16> items;
   for (UOpRef si : linear->src) {
     llvm::DenseMap<UOpRef, UOpRef> subs;
-    llvm::DenseSet<UOpRef> seen;
-    llvm::SmallVector<UOpRef, 32> stack{si};
-    while (!stack.empty()) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
+    forEachNode(si, [&](UOpRef u) {
       if (u->op == Op::PARAM)
         if (auto p = paramAttr(u); p && p.getAddrspace() == tg::AddrSpace::ALU && p.getName())
           if (auto it = binds.find(p.getName().getValue()); it != binds.end())
             subs[u] = it->second;
-      stack.append(u->src.begin(), u->src.end());
-    }
+    });
     items.push_back(subs.empty() ? si : sym::substitute(ctx, si, subs));
   }
   return ctx.get(Op::LINEAR, linear->type, items);
@@ -355,17 +349,11 @@ llvm::Expected<UOpRef> sched::copyFromStore(Context &ctx, UOpRef linear) {
     }
     // not a copy: every buffer of the kernel must be on one device
     llvm::SetVector<Attribute> devices;
-    llvm::DenseSet<UOpRef> seen;
-    llvm::SmallVector<UOpRef, 32> stack{body};
-    while (!stack.empty()) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
+    forEachNode(body, [&](UOpRef u) {
       if (u->op == Op::PARAM)
         if (auto d = props.device(u))
           devices.insert(d);
-      stack.append(u->src.begin(), u->src.end());
-    }
+    });
     if (devices.size() >= 2)
       return err("pm_copy_from_store: all buffers of a kernel must be on the same device");
     items.push_back(si);
@@ -375,19 +363,12 @@ llvm::Expected<UOpRef> sched::copyFromStore(Context &ctx, UOpRef linear) {
 
 llvm::Expected<llvm::StringMap<int64_t>> sched::boundVarVals(UOpRef call, UOpRef linear) {
   llvm::StringSet<> used;
-  for (UOpRef si : linear->src) {
-    llvm::DenseSet<UOpRef> seen;
-    llvm::SmallVector<UOpRef, 32> stack{si->src[0]};
-    while (!stack.empty()) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
+  for (UOpRef si : linear->src)
+    forEachNode(si->src[0], [&](UOpRef u) {
       if (auto p = paramAttr(u); p && p.getName() &&
           (isVariable(u) || (u->op == Op::PARAM && p.getAddrspace() == tg::AddrSpace::ALU)))
         used.insert(p.getName().getValue());
-      stack.append(u->src.begin(), u->src.end());
-    }
-  }
+    });
   llvm::StringMap<int64_t> vals;
   for (UOpRef b : call->src.drop_front()) {
     if (!isBoundVar(b))

@@ -256,9 +256,9 @@ std::vector<UOpRef> sched::toposort(UOpRef root,
     }
     if (!seen.insert(u).second)
       continue;
-    stack.push_back({u, true});
-    if (gate && !gate(u))
+    if (gate && !gate(u)) // tinygrad: a gated node is left out with its sources
       continue;
+    stack.push_back({u, true});
     for (UOpRef s : llvm::reverse(u->src))
       if (!seen.count(s))
         stack.push_back({s, false});
@@ -484,6 +484,34 @@ UOpRef sched::shrink(Context &ctx, UOpRef x,
     sz.push_back(b - a);
   }
   return withShape(ctx, sym::Op::SHRINK, x, {shapeArg(ctx, off), shapeArg(ctx, sz)}, sz);
+}
+
+UOpRef sched::permute(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> perm) {
+  bool ident = true;
+  for (size_t i = 0; i < perm.size(); ++i)
+    ident &= perm[i] == int64_t(i);
+  if (ident)
+    return x;
+  auto s = shapeOf(x);
+  Shape ns;
+  for (int64_t p : perm)
+    ns.push_back((*s)[p]);
+  tg::ValueInfo i = tg::getValueInfo(x->type);
+  MLIRContext *mc = ctx.getMLIRContext();
+  auto d = attrs(ctx, {NamedAttribute(StringAttr::get(mc, "perm"), DenseI64ArrayAttr::get(mc, perm))});
+  return ctx.get(sym::Op::PERMUTE, tg::makeValueType(i.elementType, ns, i.addrspace), {x},
+                 sym::Arg{Scalar(), d});
+}
+
+UOpRef sched::reduceAxes(Context &ctx, UOpRef x, tg::ReduceKind kind, int64_t n) {
+  MLIRContext *mc = ctx.getMLIRContext();
+  auto d = attrs(ctx, {NamedAttribute(StringAttr::get(mc, "kind"), tg::ReduceKindAttr::get(mc, kind)),
+                       NamedAttribute(StringAttr::get(mc, "n"),
+                                      IntegerAttr::get(IntegerType::get(mc, 64), n))});
+  tg::ValueInfo i = tg::getValueInfo(x->type);
+  Shape out(i.shape.begin() + n, i.shape.end());
+  return ctx.get(sym::Op::REDUCE, tg::makeValueType(i.elementType, out, i.addrspace), {x},
+                 sym::Arg{Scalar(), d});
 }
 
 UOpRef sched::storage(Context &ctx, sym::Op op, llvm::ArrayRef<int64_t> shape, tg::ParamAttr arg) {

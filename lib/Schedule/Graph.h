@@ -68,7 +68,7 @@ llvm::SmallVector<unsigned> broadcastAxes(llvm::ArrayRef<int64_t> src,
                                           llvm::ArrayRef<int64_t> out);
 
 /// tinygrad's `toposort(gate)`: depth-first, sources in order, post-order.
-/// `gate(u)` false keeps u but not its sources.
+/// `gate(u)` false leaves u (and what only it reaches) out.
 std::vector<UOpRef> toposort(UOpRef root,
                              const std::function<bool(UOpRef)> &gate = nullptr);
 
@@ -117,6 +117,10 @@ UOpRef reshape(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape);
 UOpRef expand(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape);
 UOpRef shrink(Context &ctx, UOpRef x,
               llvm::ArrayRef<std::pair<int64_t, int64_t>> bounds);
+/// `x.permute(perm)` (x itself for the identity).
+UOpRef permute(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> perm);
+/// The tensor-level REDUCE over the first `n` axes.
+UOpRef reduceAxes(Context &ctx, UOpRef x, tg::ReduceKind kind, int64_t n);
 /// A BUFFER/PARAM of `size` elements with `arg`.
 UOpRef storage(Context &ctx, Op op, llvm::ArrayRef<int64_t> shape, tg::ParamAttr arg);
 /// `x.valid(cond)` = cond.where(x, Invalid).

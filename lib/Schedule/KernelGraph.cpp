@@ -31,12 +31,14 @@ UOpRef sched::getKernelGraph(Context &ctx, UOpRef sink) {
   UOpRef t = sym::graphRewriteBottomUp(ctx, sink, pmMops() + earliestRewrites());
   if (!t)
     return nullptr;
-  // pm_copy_to_store: COPY is diagnosed by earliest_rewrites for now.
+  if (!(t = copyToStore(ctx, t)))
+    return nullptr;
   if (!(t = runRangeify(ctx, t)))
     return nullptr;
   if (!(t = sym::graphRewrite(ctx, t, removeBufferize())))
     return nullptr;
-  // pm_limit_bufs: the CPU limit (31 buffers per kernel) is checked after the split.
+  if (!(t = limitBufs(ctx, t)))
+    return nullptr;
   int64_t firstSlot = 0;
   for (UOpRef u : toposort(t))
     if (auto pa = paramArg(u); u->op == sym::Op::BUFFER && pa && pa.getAddrspace() == tg::AddrSpace::Global)
@@ -46,7 +48,7 @@ UOpRef sched::getKernelGraph(Context &ctx, UOpRef sink) {
   if (!(t = splitKernels(ctx, t)))
     return nullptr;
   for (UOpRef u : toposort(t))
-    if (u->op == sym::Op::CALL && u->src.size() > 31)
+    if (u->op == sym::Op::CALL && u->src.size() - 1 > 31)
       return fail(ctx, "get_kernel_graph", "a kernel uses " + llvm::Twine(u->src.size() - 1) +
                                                " buffers, more than the CPU limit of 31 (pm_limit_bufs)");
   return ctx.errors.empty() ? t : nullptr;

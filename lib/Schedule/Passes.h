@@ -22,12 +22,18 @@ std::optional<Ranges> applyMovementOp(Context &ctx, Op op, llvm::ArrayRef<int64_
 const sym::PatternMatcher &pmMops();
 /// mop_cleanup + earliest_rewrites (rangeify.py), to be run bottom-up with pm_mops.
 const sym::PatternMatcher &earliestRewrites();
+/// pm_copy_to_store: COPY becomes a store into a buffer on the target device.
+UOpRef copyToStore(Context &ctx, UOpRef sink);
 /// run_rangeify (schedule/indexing.py).
 UOpRef runRangeify(Context &ctx, UOpRef sink);
-/// pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
+/// pm_reduce_simplify's reduce_collapse (codegen/simplify.py).
+const sym::PatternMatcher &pmReduceSimplify();
+/// symbolic + pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
 const sym::PatternMatcher &removeBufferize();
 /// pm_flatten_range (codegen/simplify.py).
 const sym::PatternMatcher &pmFlattenRange();
+/// pm_limit_bufs: stage sources of ops that would read too many buffers.
+UOpRef limitBufs(Context &ctx, UOpRef sink);
 /// pm_add_buffers + pm_add_param_range_tags (stage to store).
 const sym::PatternMatcher &addBuffers();
 /// Runs addBuffers bottom-up; new BUFFERs are numbered from `firstSlot`.

@@ -23,18 +23,6 @@ namespace py = mlir::tinygrad::sym::rules::py;
 
 static bool alwaysRun(sym::Op op) { return op == sym::Op::CONTIGUOUS || op == sym::Op::NOOP; }
 
-static UOpRef permute(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> perm) {
-  auto s = shapeOf(x);
-  Shape ns;
-  for (int64_t p : perm)
-    ns.push_back((*s)[p]);
-  tg::ValueInfo i = tg::getValueInfo(x->type);
-  MLIRContext *mc = ctx.getMLIRContext();
-  auto d = attrs(ctx, {NamedAttribute(StringAttr::get(mc, "perm"), DenseI64ArrayAttr::get(mc, perm))});
-  return ctx.get(sym::Op::PERMUTE, tg::makeValueType(i.elementType, ns, i.addrspace), {x},
-                 sym::Arg{Scalar(), d});
-}
-
 /// The mixin's `x.expand(shape)`: squeeze the 1s being expanded, EXPAND on
 /// the left, permute back.
 static UOpRef broadcastTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> ns) {
@@ -202,6 +190,7 @@ const sym::PatternMatcher &sched::removeBufferize() {
   static const sym::PatternMatcher pm = [] {
     sym::PatternMatcher m = sym::symbolic();
     m.add({{"reduce_unparented", op(sym::Op::REDUCE, n::red), reduceUnparented}});
+    m += pmReduceSimplify();
     m += pmMops();
     m.add({
         {"cleanup_dead_axes", op(sym::Op::STAGE, n::b), cleanupDeadAxes},

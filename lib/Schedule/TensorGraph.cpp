@@ -3,6 +3,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tinygrad;
@@ -61,6 +62,33 @@ std::optional<tg::AddrSpace> tgraph::typeAddrSpace(UOpRef u) {
 
 Type tgraph::elementType(UOpRef u) {
   return tg::getElementTypeOrSelf(u->type);
+}
+
+std::optional<llvm::SmallVector<int64_t>> tgraph::constInts(UOpRef s) {
+  llvm::SmallVector<int64_t> out;
+  if (auto v = s->intVal())
+    return llvm::SmallVector<int64_t>{int64_t(*v)};
+  if (s->op != Op::STACK)
+    return std::nullopt;
+  for (UOpRef e : s->src) {
+    auto v = e->intVal();
+    if (!v)
+      return std::nullopt;
+    out.push_back(int64_t(*v));
+  }
+  return out;
+}
+
+void tgraph::forEachNode(UOpRef root, llvm::function_ref<void(UOpRef)> fn) {
+  llvm::DenseSet<UOpRef> seen;
+  llvm::SmallVector<UOpRef, 64> stack{root};
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    fn(u);
+    stack.append(u->src.begin(), u->src.end());
+  }
 }
 
 Attribute tgraph::Props::device(UOpRef u) {

@@ -88,21 +88,6 @@ int64_t flatten(llvm::ArrayRef<int64_t> idx, llvm::ArrayRef<int64_t> shape) {
     f = f * shape[i] + idx[i];
   return f;
 }
-std::optional<llvm::SmallVector<int64_t>> constInts(UOpRef s) {
-  llvm::SmallVector<int64_t> out;
-  if (auto v = s->intVal())
-    return llvm::SmallVector<int64_t>{int64_t(*v)};
-  if (s->op != Op::STACK)
-    return std::nullopt;
-  for (UOpRef e : s->src) {
-    auto v = e->intVal();
-    if (!v)
-      return std::nullopt;
-    out.push_back(int64_t(*v));
-  }
-  return out;
-}
-
 /// The element of buffer `base` that index `idx` of view `u` reads, or -1
 /// for padding (which reads as zero).
 std::optional<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base,
@@ -136,7 +121,7 @@ std::optional<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOp
       break;
     }
     case Op::SHRINK: {
-      auto st = constInts(u->src[1]);
+      auto st = sched::tgraph::constInts(u->src[1]);
       if (!st) {
         err = "a symbolic SHRINK on an output";
         return std::nullopt;
@@ -146,7 +131,7 @@ std::optional<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOp
       break;
     }
     case Op::PAD: {
-      auto lo = constInts(u->src[1]);
+      auto lo = sched::tgraph::constInts(u->src[1]);
       if (!lo) {
         err = "a symbolic PAD on an output";
         return std::nullopt;
@@ -287,7 +272,7 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     if (a->op == Op::BITCAST)
       base = a->src[0];
     if (base->op == Op::SHRINK) {
-      auto st = constInts(base->src[1]);
+      auto st = sched::tgraph::constInts(base->src[1]);
       offset = st ? (*st)[0] * itemsize(base) : 0;
       base = base->src[0];
     }
@@ -311,17 +296,11 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   // Inputs: the lowest-slot device buffers of the tensor graph.
   std::vector<UOpRef> tensorBufs;
   {
-    llvm::DenseSet<UOpRef> seen;
-    llvm::SmallVector<UOpRef, 64> stack{tensor};
-    while (!stack.empty()) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
+    sched::tgraph::forEachNode(tensor, [&](UOpRef u) {
       if (auto p = sched::tgraph::paramAttr(u); p && u->op == Op::BUFFER && p.getDevice() &&
-                                         p.getAddrspace() == tg::AddrSpace::Global)
+                                                 p.getAddrspace() == tg::AddrSpace::Global)
         tensorBufs.push_back(u);
-      stack.append(u->src.begin(), u->src.end());
-    }
+    });
     llvm::sort(tensorBufs, [](UOpRef a, UOpRef b) {
       return sched::tgraph::paramAttr(a).getSlot() < sched::tgraph::paramAttr(b).getSlot();
     });

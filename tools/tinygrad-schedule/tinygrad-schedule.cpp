@@ -16,6 +16,7 @@
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Schedule/Callify.h"
 #include "tinygrad/Schedule/CreateSchedule.h"
+#include "tinygrad/Schedule/MemoryPlan.h"
 #include "tinygrad/Schedule/SchedulePipeline.h"
 #include "tinygrad/Schedule/TensorGraph.h"
 #include "tinygrad/Symbolic/Bridge.h"
@@ -45,6 +46,9 @@ static cl::opt<bool> checkSchedule(
              "compare tg-create-schedule and resolve_linear_call with them"));
 static cl::opt<bool> emitSchedule("create-schedule",
                                   cl::desc("print tg-create-schedule's LINEAR for a record's kernel_graph"));
+static cl::opt<bool> emitPlan("memory-plan",
+                              cl::desc("memory-plan a record's `linear` (CALLs over BUFFERs); "
+                                       "the BUFFER slots in its `held` array are the program's"));
 static cl::opt<std::string> recordsPath("records", cl::desc("schedules.jsonl for --check-schedule"),
                                         cl::init(""));
 static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
@@ -54,16 +58,10 @@ namespace {
 /// Slots of the device buffers of a graph.
 llvm::DenseSet<int64_t> bufferSlots(UOpRef root) {
   llvm::DenseSet<int64_t> slots;
-  llvm::DenseSet<UOpRef> seen;
-  llvm::SmallVector<UOpRef, 64> stack{root};
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
+  sched::tgraph::forEachNode(root, [&](UOpRef u) {
     if (auto p = sched::tgraph::paramAttr(u); p && u->op == sym::Op::BUFFER && p.getDevice())
       slots.insert(p.getSlot());
-    stack.append(u->src.begin(), u->src.end());
-  }
+  });
   return slots;
 }
 
@@ -298,6 +296,43 @@ int runCreateSchedule(MLIRContext &m, llvm::StringRef text) {
   return 0;
 }
 
+int runMemoryPlan(MLIRContext &m, llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return 1;
+  }
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef linear = importGraph(m, ctx, *rec, "linear", a);
+  if (!linear)
+    return 1;
+  if (linear->op != sym::Op::LINEAR) {
+    llvm::errs() << inputPath << ": error: `linear` is not a LINEAR\n";
+    return 1;
+  }
+  llvm::DenseSet<int64_t> heldSlots;
+  if (const llvm::json::Array *h = rec->getAsObject()->getArray("held"))
+    for (const llvm::json::Value &v : *h)
+      if (auto i = v.getAsInteger())
+        heldSlots.insert(*i);
+  llvm::DenseSet<UOpRef> held;
+  int64_t next = 0;
+  sched::tgraph::forEachNode(linear, [&](UOpRef u) {
+    if (auto p = sched::tgraph::paramAttr(u); p && u->op == sym::Op::BUFFER) {
+      next = std::max(next, p.getSlot() + 1);
+      if (heldSlots.count(p.getSlot()))
+        held.insert(u);
+    }
+  });
+  sched::MemoryPlan plan = sched::memoryPlan(ctx, linear, held, next);
+  llvm::outs() << "memory plan: " << plan.plannedBuffers << " intermediate buffers in " << plan.arenas
+               << " arena(s), peak " << plan.plannedBytes << " bytes planned vs " << plan.unplannedBytes
+               << " unplanned\n";
+  llvm::outs() << printGraph(m, plan.linear);
+  return 0;
+}
+
 int runEmit(MLIRContext &m, llvm::StringRef text) {
   auto rec = llvm::json::parse(text);
   if (!rec) {
@@ -347,6 +382,8 @@ int main(int argc, char **argv) {
     return runCheck(m, (*buf)->getBuffer());
   if (checkSchedule)
     return runScheduleCheck(m, (*buf)->getBuffer());
+  if (emitPlan)
+    return runMemoryPlan(m, (*buf)->getBuffer());
   if (emitSchedule)
     return runCreateSchedule(m, (*buf)->getBuffer());
   if (emitCallify)

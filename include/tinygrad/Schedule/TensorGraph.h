@@ -14,6 +14,7 @@
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/UOp.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 
 namespace mlir::tinygrad::sched {
@@ -98,6 +99,10 @@ UOpRef call(Context &ctx, UOpRef body, llvm::ArrayRef<UOpRef> args);
 
 /// The element type (dtype) of a node as an MLIR type.
 Type elementType(UOpRef u);
+/// The ints of a shape operand (a CONST or a STACK of CONSTs), if constant.
+std::optional<llvm::SmallVector<int64_t>> constInts(UOpRef s);
+/// Calls `fn` once on every node reachable from `root` (kernel bodies too).
+void forEachNode(UOpRef root, llvm::function_ref<void(UOpRef)> fn);
 
 } // namespace tgraph
 } // namespace mlir::tinygrad::sched
