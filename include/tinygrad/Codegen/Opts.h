@@ -33,6 +33,11 @@ std::string toString(llvm::ArrayRef<Opt> opts);
 /// to global_max[0] (NUM_CPU_THREADS).
 struct OptTarget {
   unsigned maxThreads = 1;
+  /// The vector registers our own heuristic sizes tiles for (tinygrad's
+  /// ignores them): bytes per register and how many there are.
+  unsigned vectorBytes = 32, vectorRegs = 16;
+  /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2).
+  static OptTarget host(unsigned maxThreads);
 };
 
 /// tinygrad's postrange.Scheduler over the interned graph: the opt axes

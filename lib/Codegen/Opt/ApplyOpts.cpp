@@ -3,11 +3,22 @@
 
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
 #include <cstdlib>
 
 namespace mlir::tinygrad::opt {
 using sym::Op;
 using sym::UOpRef;
+
+OptTarget OptTarget::host(unsigned maxThreads) {
+  OptTarget t;
+  t.maxThreads = maxThreads;
+  llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
+  if (f.lookup("avx512f"))
+    t.vectorBytes = 64, t.vectorRegs = 32;
+  return t;
+}
 
 OptMode optModeFromEnv() {
   const char *e = std::getenv("TG_OPTS");

@@ -1037,7 +1037,7 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   sym::UOpRef k = sym::graphRewrite(ctx, kernel, sym::symMoveWhereOnLoad());
   SmallVector<opt::Opt> applied;
   if (k) {
-    opt::OptTarget target{opts.maxThreads ? opts.maxThreads : hostThreads()};
+    opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
     std::string why;
     k = opt::applyOpts(ctx, k, opts.info, target, opts.optMode, &applied, &why);
     if (!k) {
