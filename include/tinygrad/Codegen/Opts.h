@@ -12,6 +12,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/UOp.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -28,6 +29,14 @@ struct Opt {
 /// "Opt(op=OptOps.UPCAST, axis=1, arg=4)", tinygrad's repr.
 std::string toString(const Opt &o);
 std::string toString(llvm::ArrayRef<Opt> opts);
+
+/// tinygrad's toposort of `root` (sources first, in source order).
+void toposort(sym::UOpRef root, llvm::SmallVectorImpl<sym::UOpRef> &out);
+/// Calls `fn` once on every node of `root` (any order) until it says stop.
+void forEachNode(sym::UOpRef root, llvm::function_ref<bool(sym::UOpRef)> fn);
+/// An INDEX's index without its validity (tinygrad's get_idx); `gated`
+/// tells whether it had one.
+sym::UOpRef indexOf(sym::UOpRef bidx, bool *gated = nullptr);
 
 /// What the CPU renderer tells tinygrad's Scheduler: no locals, threads up
 /// to global_max[0] (NUM_CPU_THREADS).

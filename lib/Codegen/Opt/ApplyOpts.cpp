@@ -72,16 +72,7 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTar
     }
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
     bool staged = false;
-    llvm::SmallVector<UOpRef, 32> stack{sink};
-    llvm::DenseSet<UOpRef> seen;
-    while (!stack.empty() && !staged) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
-      staged = u->op == Op::STAGE;
-      for (UOpRef s : u->src)
-        stack.push_back(s);
-    }
+    forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
     if (!staged) {
       if (mode == OptMode::Tinygrad)
         handCodedOptimizations(k);
@@ -96,37 +87,25 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTar
 
 UOpRef lowerThreadRanges(sym::Context &ctx, UOpRef sink) {
   llvm::DenseMap<UOpRef, UOpRef> map;
-  llvm::SmallVector<UOpRef, 32> stack{sink};
-  llvm::DenseSet<UOpRef> seen;
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
-    if (u->op == Op::RANGE && Scheduler::axisType(u) == tg::AxisType::Thread) {
-      auto n = Scheduler::size(u);
-      if (n)
+  forEachNode(sink, [&](UOpRef u) {
+    if (u->op == Op::RANGE && Scheduler::axisType(u) == tg::AxisType::Thread)
+      if (auto n = Scheduler::size(u))
         map[u] = ctx.variable("core_id", 0, *n - 1);
-    }
-    for (UOpRef s : u->src)
-      stack.push_back(s);
-  }
+    return true;
+  });
   return map.empty() ? sink : sym::substitute(ctx, sink, map);
 }
 
 UOpRef applyThreadHeuristic(sym::Context &ctx, UOpRef sink, unsigned maxThreads) {
   if (maxThreads < 2 || (sink->arg.attrs && sink->arg.attrs.get("tg.tag")))
     return sink;
-  llvm::SmallVector<UOpRef, 32> stack{sink};
-  llvm::DenseSet<UOpRef> seen;
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
-    if (u->op == Op::PARAM && u->param().isALU && u->param().name == "core_id")
-      return sink; // already threaded
-    for (UOpRef s : u->src)
-      stack.push_back(s);
-  }
+  bool threaded = false;
+  forEachNode(sink, [&](UOpRef u) {
+    threaded = u->op == Op::PARAM && u->param().isALU && u->param().name == "core_id";
+    return !threaded;
+  });
+  if (threaded)
+    return sink;
   Scheduler k(ctx, sink, OptTarget{maxThreads});
   applyThreadOpt(k);
   return lowerThreadRanges(ctx, k.ast);

@@ -20,32 +20,9 @@ using sym::UOpRef;
 using tg::AxisType;
 
 namespace {
-/// The index of an INDEX without its validity (get_idx).
-UOpRef getIdx(UOpRef bidx) {
-  if (bidx->src.size() < 2)
-    return bidx;
-  UOpRef i = bidx->src[1];
-  if (i->op == Op::WHERE && i->src.size() == 3 && i->src[2]->isInvalid())
-    return i->src[1];
-  return i;
-}
 /// tinygrad's backward_slice: every node below `x`, not `x` itself.
 bool inSliceBelow(sym::Context &ctx, UOpRef needle, UOpRef x) {
   return needle != x && ctx.inBackwardSlice(needle, x);
-}
-/// The RANGEs below `x` (UOp.ranges; a gate never closes a range itself).
-void rangesBelow(UOpRef x, llvm::DenseSet<UOpRef> &out) {
-  llvm::SmallVector<UOpRef, 32> stack{x};
-  llvm::DenseSet<UOpRef> seen;
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
-    if (u->op == Op::RANGE)
-      out.insert(u);
-    for (UOpRef s : u->src)
-      stack.push_back(s);
-  }
 }
 int64_t prodSizes(const Scheduler &k, llvm::ArrayRef<UOpRef> rs, llvm::ArrayRef<unsigned> axes,
                   bool outputShape) {
@@ -64,18 +41,17 @@ void handCodedOptimizations(Scheduler &k) {
   sym::Context &ctx = k.ctx;
   // Masked small axes (from stack/pad): upcast them whole.
   {
+    // The RANGEs under any WHERE's condition (UOp.ranges of the gate).
     llvm::DenseSet<UOpRef> gateRngs;
-    llvm::SmallVector<UOpRef, 32> stack{k.ast};
-    llvm::DenseSet<UOpRef> seen;
-    while (!stack.empty()) {
-      UOpRef u = stack.pop_back_val();
-      if (!seen.insert(u).second)
-        continue;
+    forEachNode(k.ast, [&](UOpRef u) {
       if (u->op == Op::WHERE)
-        rangesBelow(u->src[0], gateRngs);
-      for (UOpRef s : u->src)
-        stack.push_back(s);
-    }
+        forEachNode(u->src[0], [&](UOpRef r) {
+          if (r->op == Op::RANGE)
+            gateRngs.insert(r);
+          return true;
+        });
+      return true;
+    });
     auto rs = k.rngs();
     llvm::SmallVector<unsigned, 4> toUpcast;
     for (unsigned axis : k.upcastableDims()) {
@@ -109,7 +85,7 @@ void handCodedOptimizations(Scheduler &k) {
         UOpRef rng = rs[axis];
         bool any = false;
         for (UOpRef b : bufs) {
-          UOpRef idx = getIdx(b);
+          UOpRef idx = indexOf(b);
           if (inSliceBelow(ctx, rng, idx))
             continue;
           if (llvm::all_of(upRngs, [&](UOpRef r2) { return inSliceBelow(ctx, r2, idx); })) {
@@ -121,7 +97,7 @@ void handCodedOptimizations(Scheduler &k) {
           continue;
         int64_t num = 0, sum = 0;
         for (UOpRef b : bufs) {
-          UOpRef idx = getIdx(b);
+          UOpRef idx = indexOf(b);
           if (inSliceBelow(ctx, rng, idx))
             ++num;
           llvm::SmallVector<UOpRef, 8> terms;

@@ -24,11 +24,11 @@ using sym::UOpRef;
 using tg::AxisType;
 
 namespace {
+/// An ungated INDEX's index; null when gated (its lanes need masks).
 UOpRef idxOf(UOpRef bidx) {
-  if (bidx->src.size() < 2)
-    return nullptr;
-  UOpRef i = bidx->src[1];
-  return i->op == Op::WHERE && i->src.size() == 3 && i->src[2]->isInvalid() ? nullptr : i;
+  bool gated;
+  UOpRef i = indexOf(bidx, &gated);
+  return gated || i == bidx ? nullptr : i;
 }
 /// Coefficient of `rng` as a term of the ADD-chain `idx` (0 if absent or
 /// not affine in it there).
@@ -154,18 +154,12 @@ bool splitReduceAccumulators(Scheduler &k) {
   if (!n || *n < 256)
     return false;
   bool contiguous = false;
-  llvm::SmallVector<UOpRef, 32> stack{red->src[0]};
-  llvm::DenseSet<UOpRef> seen;
-  while (!stack.empty() && !contiguous) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
+  forEachNode(red->src[0], [&](UOpRef u) {
     if (u->op == Op::INDEX)
       if (UOpRef i = idxOf(u))
         contiguous = strideOf(k.ctx, i, r) == 1;
-    for (UOpRef s : u->src)
-      stack.push_back(s);
-  }
+    return !contiguous;
+  });
   if (!contiguous)
     return false;
   int64_t lanes = 0;

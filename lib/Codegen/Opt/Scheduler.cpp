@@ -48,6 +48,8 @@ const char *optName(tg::OptOps op) {
   }
   return "?";
 }
+} // namespace
+
 void toposort(UOpRef root, llvm::SmallVectorImpl<UOpRef> &out) {
   llvm::DenseSet<UOpRef> seen;
   llvm::SmallVector<std::pair<UOpRef, bool>, 64> stack{{root, false}};
@@ -65,7 +67,34 @@ void toposort(UOpRef root, llvm::SmallVectorImpl<UOpRef> &out) {
         stack.push_back({s, false});
   }
 }
-} // namespace
+
+void forEachNode(UOpRef root, llvm::function_ref<bool(UOpRef)> fn) {
+  llvm::SmallVector<UOpRef, 32> stack{root};
+  llvm::DenseSet<UOpRef> seen;
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (!fn(u))
+      return;
+    for (UOpRef s : u->src)
+      stack.push_back(s);
+  }
+}
+
+UOpRef indexOf(UOpRef bidx, bool *gated) {
+  if (gated)
+    *gated = false;
+  if (bidx->src.size() < 2)
+    return bidx;
+  UOpRef i = bidx->src[1];
+  if (i->op == Op::WHERE && i->src.size() == 3 && i->src[2]->isInvalid()) {
+    if (gated)
+      *gated = true;
+    return i->src[1];
+  }
+  return i;
+}
 
 std::string toString(const Opt &o) {
   std::string s = std::string("Opt(op=OptOps.") + optName(o.op) + ", axis=" +
@@ -123,16 +152,20 @@ llvm::SmallVector<UOpRef, 8> Scheduler::rngs() const {
       continue;
     out.push_back(u);
   }
-  llvm::stable_sort(out, [](UOpRef a, UOpRef b) {
+  // Python's sorted is stable: ties keep toposort order.
+  llvm::DenseMap<UOpRef, unsigned> order;
+  for (unsigned i = 0; i < out.size(); ++i)
+    order[out[i]] = i;
+  llvm::sort(out, [&](UOpRef a, UOpRef b) {
     int pa = axisToPos(axisType(a)), pb = axisToPos(axisType(b));
     if (pa != pb)
       return pa < pb;
     auto ia = dyn_cast_or_null<DenseI64ArrayAttr>(a->arg.attrs.get("ids"));
     auto ib = dyn_cast_or_null<DenseI64ArrayAttr>(b->arg.attrs.get("ids"));
-    if (ia && ib)
+    if (ia && ib && ia.asArrayRef() != ib.asArrayRef())
       return std::lexicographical_compare(ia.asArrayRef().begin(), ia.asArrayRef().end(),
                                           ib.asArrayRef().begin(), ib.asArrayRef().end());
-    return false;
+    return order[a] < order[b];
   });
   return out;
 }

@@ -910,31 +910,12 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
   }
 }
 
-/// Post-order walk collecting nodes in tinygrad's toposort order.
-void toposort(UOpRef root, SmallVectorImpl<UOpRef> &out) {
-  llvm::DenseSet<UOpRef> seen;
-  SmallVector<std::pair<UOpRef, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [u, done] = stack.pop_back_val();
-    if (done) {
-      out.push_back(u);
-      continue;
-    }
-    if (!seen.insert(u).second)
-      continue;
-    stack.push_back({u, true});
-    for (UOpRef s : llvm::reverse(u->src))
-      if (!seen.count(s))
-        stack.push_back({s, false});
-  }
-}
-
 FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   MLIRContext *ctx = module.getContext();
   KernelSignature sig;
   sig.name = name.str();
   SmallVector<UOpRef> topo;
-  toposort(sink, topo);
+  opt::toposort(sink, topo);
   SmallVector<UOpRef> bufs, vars;
   llvm::DenseSet<UOpRef> storeAddrs;
   for (UOpRef u : topo)
