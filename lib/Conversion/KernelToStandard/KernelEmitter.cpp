@@ -536,17 +536,19 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
     }
     return {};
   };
-  // The reduce ranges, outermost first: loops, and UNROLL/UPCAST ranges
-  // the expander folds in lane order (tinygrad's horizontal reduce).
-  SmallVector<UOpRef, 4> rr = closedRanges(u), loops, folded;
-  llvm::sort(rr, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
-  for (UOpRef r : rr) {
+  // The reduce ranges: loops, outermost first in axis order, and the
+  // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists
+  // them (tinygrad's flatten_range order, which its CONTRACT keeps: the
+  // last fastest). Sorting those by id would change the order of the sum.
+  SmallVector<UOpRef, 4> loops, folded;
+  for (UOpRef r : closedRanges(u)) {
     if (r->op != K::RANGE) {
       fail(u, "REDUCE over a non-RANGE source");
       return {};
     }
     (isLaneRange(r) ? folded : loops).push_back(r);
   }
+  llvm::sort(loops, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
   SmallVector<UOpRef, 2> outShape = laneShape(u);
   unsigned nOut = numLanes(outShape), nFold = numLanes(folded);
   // For each output lane and folded lane, the source lane.
