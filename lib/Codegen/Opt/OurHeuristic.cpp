@@ -24,6 +24,17 @@ using sym::UOpRef;
 using tg::AxisType;
 
 namespace {
+/// Wide tiles pay for themselves only on kernels with real work: below
+/// this many points of the iteration space they mostly add compile time
+/// (every lane is emitted), so small kernels keep tinygrad's choices.
+constexpr int64_t kMinWork = 1 << 16;
+int64_t work(const Scheduler &k) {
+  int64_t p = 1;
+  for (UOpRef r : k.rngs())
+    p *= Scheduler::size(r).value_or(1 << 20);
+  return p;
+}
+
 /// An ungated INDEX's index; null when gated (its lanes need masks).
 UOpRef idxOf(UOpRef bidx) {
   bool gated;
@@ -54,6 +65,8 @@ int axisWithId(const Scheduler &k, int64_t id) {
 /// The register tile for C[m,n] += A[m,k] * B[k,n]; false when the kernel
 /// is not that shape (nothing applied then).
 bool matmulTile(Scheduler &k) {
+  if (work(k) < 16 * kMinWork)
+    return false;
   auto reds = k.reduceOps();
   if (reds.size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return false;
@@ -140,6 +153,8 @@ bool matmulTile(Scheduler &k) {
 /// rounding of tinygrad's), which is why it is ours only and only for long
 /// reduces; MAX is unaffected.
 bool splitReduceAccumulators(Scheduler &k) {
+  if (work(k) < kMinWork)
+    return false;
   auto reds = k.reduceOps();
   if (reds.size() != 1)
     return false;
@@ -195,7 +210,7 @@ bool splitReduceAccumulators(Scheduler &k) {
 /// Elementwise: the output axis contiguous in the store upcast to 16 lanes
 /// (one AVX-512 vector of floats) instead of tinygrad's 4.
 bool wideElementwise(Scheduler &k) {
-  if (!k.reduceOps().empty() || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+  if (work(k) < kMinWork || !k.reduceOps().empty() || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return false;
   UOpRef store = k.ast->src[0]->src[0];
   if (store->op != Op::STORE || store->src[0]->op != Op::INDEX)
