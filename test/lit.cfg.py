@@ -22,6 +22,13 @@ config.substitutions.append(("%corpus", corpus_dir))
 if os.path.isdir(corpus_dir):
     config.available_features.add("corpus")
 
+# tinygrad itself (the oracle) for the tests that compare with it live:
+# TINYGRAD_SRC, else a checkout beside this one.
+tinygrad_ref = os.environ.get("TINYGRAD_SRC") or os.path.join(config.tinygrad_src_root, "..", "tinygrad")
+if os.path.isdir(os.path.join(tinygrad_ref, "tinygrad")):
+    config.available_features.add("tinygrad")
+config.substitutions.append(("%tinygrad_ref", tinygrad_ref))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # `not` at the start of a RUN line is looked up on PATH (the default
 # substitution only rewrites it after a pipe).

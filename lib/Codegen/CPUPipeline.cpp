@@ -60,6 +60,8 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
   OwningOpRef<ModuleOp> module = ModuleOp::create(sinkOp->getLoc());
   KernelLoweringOptions lowering;
   lowering.maxThreads = opts.maxThreads;
+  lowering.info = info;
+  lowering.optMode = opts.optMode;
   FailureOr<KernelSignature> sig =
       lowerKernelToStandard(*module, kernel, info.getName(), sinkOp->getLoc(), lowering);
   if (failed(sig))

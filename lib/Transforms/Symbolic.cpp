@@ -23,6 +23,7 @@ namespace mlir::tinygrad {
 #define GEN_PASS_DEF_SIMPLIFYVALID
 #define GEN_PASS_DEF_DECOMPOSECPU
 #define GEN_PASS_DEF_CPUTHREADS
+#define GEN_PASS_DEF_APPLYOPTS
 #include "tinygrad/Transforms/Passes.h.inc"
 } // namespace mlir::tinygrad
 
@@ -131,6 +132,36 @@ struct DecomposeCPUPass : public mlir::tinygrad::impl::DecomposeCPUBase<Decompos
   void runOnOperation() override {
     if (!runOnBlocks(getOperation(), decomp::transcendentalPatterns()))
       signalPassFailure();
+  }
+};
+
+struct ApplyOptsPass : public mlir::tinygrad::impl::ApplyOptsBase<ApplyOptsPass> {
+  using ApplyOptsBase::ApplyOptsBase;
+  void runOnOperation() override {
+    opt::OptMode m = mode == "tinygrad" ? opt::OptMode::Tinygrad
+                     : mode == "none"   ? opt::OptMode::None
+                                        : opt::OptMode::Ours;
+    if (mode != "tinygrad" && mode != "none" && mode != "ours") {
+      getOperation()->emitError("tg-apply-opts: mode must be ours, tinygrad or none, not '") << mode << "'";
+      return signalPassFailure();
+    }
+    std::string why;
+    bool failedOpt = false;
+    auto apply = [&](sym::Context &ctx, sym::UOpRef u) -> sym::UOpRef {
+      if (u->op != sym::Op::SINK)
+        return u;
+      sym::UOpRef r = opt::applyOpts(ctx, u, nullptr, opt::OptTarget::host(threads), m, nullptr, &why);
+      if (!r) {
+        failedOpt = true;
+        return u;
+      }
+      return opt::lowerThreadRanges(ctx, r);
+    };
+    if (!runOnBlocks(getOperation(), apply) || failedOpt) {
+      if (failedOpt)
+        getOperation()->emitError("tg-apply-opts: ") << why;
+      signalPassFailure();
+    }
   }
 };
 

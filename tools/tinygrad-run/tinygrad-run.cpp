@@ -52,6 +52,9 @@ static cl::opt<std::string> kernelGraphs(
     cl::desc("tensor programs: tinygrad's kernel graphs by program id (JSONL from "
              "python/tools/export_schedules.py), used until our rangeify exists"),
     cl::init(""));
+static cl::opt<std::string> optsMode(
+    "opts", cl::desc("whose heuristic picks the kernel opts: ours, tinygrad or none (default: TG_OPTS, else ours)"),
+    cl::init(""));
 static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
                                    cl::desc("print the IR after every MLIR pass (stderr)"));
 
@@ -107,6 +110,14 @@ int main(int argc, char **argv) {
   opts.keepLLVMIR = emitKind == "llvm";
   opts.keepAsm = emitKind == "asm";
   opts.printIRAfterAll = printAfterAll;
+  if (optsMode == "tinygrad")
+    opts.optMode = opt::OptMode::Tinygrad;
+  else if (optsMode == "ours")
+    opts.optMode = opt::OptMode::Ours;
+  else if (optsMode == "none")
+    opts.optMode = opt::OptMode::None;
+  else if (!optsMode.empty())
+    die("--opts must be ours, tinygrad or none, not '" + optsMode + "'");
   FailureOr<CPUKernel> kernel = compileKernelForCPU(root, opts);
   if (failed(kernel))
     return 1;
@@ -272,6 +283,7 @@ int main(int argc, char **argv) {
                                              {"codegen_ms", kernel->codegenMs},
                                              {"llvm_ms", kernel->llvmMs},
                                              {"run_ms", runMs},
+                                             {"applied_opts", opt::toString(kernel->signature.appliedOpts)},
                                              {"mismatches", std::move(mismatches)}})
                  << "\n";
   return match ? 0 : 2;

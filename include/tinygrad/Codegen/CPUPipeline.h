@@ -22,6 +22,8 @@ struct CPUCompileOptions {
   bool keepAsm = false;
   /// Cores for the thread split (0: the host's).
   unsigned maxThreads = 0;
+  /// Whose heuristic picks the opts (default: TG_OPTS, else ours).
+  opt::OptMode optMode = opt::optModeFromEnv();
   /// Print the IR after every MLIR pass to stderr.
   bool printIRAfterAll = false;
   /// Called with the module after the kernel lowering (pass name

@@ -2,22 +2,127 @@
 //
 // tinygrad/codegen/opt: the structural choices (which axis becomes threads,
 // upcast, unrolled) that tinygrad's heuristics make for a target. Each opt
-// is a graph rewrite on the kernel AST before the lowering.
+// is a substitution on the kernel AST before the lowering, exactly as
+// tinygrad's Scheduler.shift_to does it, so the opts tinygrad picks (or a
+// kernel's opts_to_apply) give tinygrad's structure.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_CODEGEN_OPTS_H
 #define TINYGRAD_CODEGEN_OPTS_H
 
+#include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/UOp.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
 
 namespace mlir::tinygrad::opt {
 
-/// hand_coded_optimizations' threading step for a CPU with `maxThreads`
-/// cores (the renderer's global_max): the first WEAK axis divisible by the
-/// largest thread count in {32,16,12,8,6,5,4,3,2} that fits (about 128K ops
-/// per thread) becomes `core_id * (n/T) + RANGE(n/T)`, core_id a variable in
-/// [0, T). Results are unchanged (each output is computed the same way);
-/// tagged ASTs and kernels with symbolic sizes are left alone.
+/// One tinygrad Opt(op, axis, arg). `arg` is the amount (0: the whole axis).
+struct Opt {
+  tg::OptOps op;
+  std::optional<int64_t> axis;
+  int64_t arg = 0;
+  bool operator==(const Opt &o) const { return op == o.op && axis == o.axis && arg == o.arg; }
+};
+/// "Opt(op=OptOps.UPCAST, axis=1, arg=4)", tinygrad's repr.
+std::string toString(const Opt &o);
+std::string toString(llvm::ArrayRef<Opt> opts);
+
+/// tinygrad's toposort of `root` (sources first, in source order).
+void toposort(sym::UOpRef root, llvm::SmallVectorImpl<sym::UOpRef> &out);
+/// Calls `fn` once on every node of `root` (any order) until it says stop.
+void forEachNode(sym::UOpRef root, llvm::function_ref<bool(sym::UOpRef)> fn);
+/// An INDEX's index without its validity (tinygrad's get_idx); `gated`
+/// tells whether it had one.
+sym::UOpRef indexOf(sym::UOpRef bidx, bool *gated = nullptr);
+
+/// What the CPU renderer tells tinygrad's Scheduler: no locals, threads up
+/// to global_max[0] (NUM_CPU_THREADS).
+struct OptTarget {
+  unsigned maxThreads = 1;
+  /// The vector registers our own heuristic sizes tiles for (tinygrad's
+  /// ignores them): bytes per register and how many there are.
+  unsigned vectorBytes = 32, vectorRegs = 16;
+  /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2).
+  static OptTarget host(unsigned maxThreads);
+};
+
+/// tinygrad's postrange.Scheduler over the interned graph: the opt axes
+/// (`rngs`, ordered by axis_to_pos then id) and apply_opt for the opts a
+/// CPU target has (UPCAST, UNROLL, THREAD, NOLOCALS; LOCAL/GROUP/TC fail as
+/// they do for tinygrad's CPU renderer; PADTO pads with a validity gate).
+class Scheduler {
+public:
+  Scheduler(sym::Context &ctx, sym::UOpRef ast, OptTarget target);
+
+  sym::Context &ctx;
+  sym::UOpRef ast;
+  OptTarget target;
+  llvm::SmallVector<Opt, 8> applied;
+  bool dontUseLocals = false;
+
+  llvm::SmallVector<sym::UOpRef, 8> rngs() const;
+  /// ssimplify(range.src[0]) when it is a constant.
+  static std::optional<int64_t> size(sym::UOpRef rng);
+  static tg::AxisType axisType(sym::UOpRef rng);
+  static int64_t axisId(sym::UOpRef rng);
+  llvm::SmallVector<unsigned, 8> axesOf(std::initializer_list<tg::AxisType> types) const;
+  llvm::SmallVector<unsigned, 8> upcastableDims() const;
+  llvm::SmallVector<unsigned, 8> unrollableDims() const;
+  int64_t upcastSize() const;
+  /// INDEX nodes, reverse toposort (tinygrad's `bufs`).
+  llvm::SmallVector<sym::UOpRef, 8> bufs() const;
+  llvm::SmallVector<sym::UOpRef, 4> reduceOps() const;
+  llvm::SmallVector<sym::UOpRef, 4> globalizableRngs() const;
+
+  /// apply_opt: false (with `error` set, the AST unchanged) where tinygrad
+  /// raises KernelOptError.
+  bool applyOpt(const Opt &o, bool append = true);
+  std::string error;
+
+private:
+  int64_t nextRangeId;
+  bool check(bool cond, const char *why) {
+    if (!cond)
+      error = why;
+    return cond;
+  }
+  void shiftTo(sym::UOpRef rng, int64_t amount, tg::AxisType type, bool top);
+};
+
+/// heuristic.hand_coded_optimizations for the CPU renderer.
+void handCodedOptimizations(Scheduler &k);
+/// Its last step alone: the THREAD opt.
+void applyThreadOpt(Scheduler &k);
+
+/// Ours: tinygrad's structure retuned for the vector lowering (wider
+/// upcasts sized to the vector registers, more accumulators).
+void ourOptimizations(Scheduler &k);
+
+enum class OptMode {
+  Tinygrad, ///< tinygrad's hand-coded heuristic, unchanged
+  Ours,     ///< ours: tinygrad's choices retuned for our vector lowering
+  None,     ///< NOOPT
+};
+/// From TG_OPTS=tinygrad|ours|none (default: ours).
+OptMode optModeFromEnv();
+
+/// apply_opts: `opts_to_apply` when the kernel has them, else the heuristic
+/// of `mode` (unless the AST is tagged, already optimized or staged), then
+/// THREAD axes stay THREAD ranges (lowerThreadRanges makes them core_id).
+/// `info` null: the SINK's own KernelInfo. `applied` receives the opts.
+/// Null (with ctx.errors) when an opt of opts_to_apply fails.
+sym::UOpRef applyOpts(sym::Context &ctx, sym::UOpRef sink, tg::KernelInfoAttr info,
+                      OptTarget target, OptMode mode, llvm::SmallVectorImpl<Opt> *applied = nullptr,
+                      std::string *error = nullptr);
+
+/// THREAD RANGE(n) -> `core_id` in [0, n) (tinygrad's CPU thread dims).
+sym::UOpRef lowerThreadRanges(sym::Context &ctx, sym::UOpRef sink);
+
+/// The THREAD opt alone, lowered to core_id (tg-cpu-threads): tagged
+/// ASTs, kernels already threaded and symbolic sizes are left alone.
 sym::UOpRef applyThreadHeuristic(sym::Context &ctx, sym::UOpRef sink, unsigned maxThreads);
 
 } // namespace mlir::tinygrad::opt

@@ -12,6 +12,7 @@
 #ifndef TINYGRAD_CONVERSION_KERNELTOSTANDARD_H
 #define TINYGRAD_CONVERSION_KERNELTOSTANDARD_H
 
+#include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Symbolic/UOp.h"
 #include "mlir/IR/BuiltinOps.h"
 #include <string>
@@ -28,11 +29,16 @@ struct KernelSignature {
   std::vector<std::string> vars; ///< scalar arguments after the buffers
   int64_t coreIdArg = -1;        ///< argument index of core_id, -1 if none
   int64_t threads = 1;           ///< global_size[0]
+  std::vector<opt::Opt> appliedOpts; ///< what apply_opts applied
 };
 
 struct KernelLoweringOptions {
   /// Cores the thread split may use (tinygrad's global_max); 0: the host's.
   unsigned maxThreads = 0;
+  /// The kernel's KernelInfo (opts_to_apply / applied_opts), may be null.
+  tg::KernelInfoAttr info;
+  /// Whose heuristic picks the opts when the kernel names none.
+  opt::OptMode optMode = opt::OptMode::Ours;
 };
 
 /// The host's core count (what maxThreads = 0 means).

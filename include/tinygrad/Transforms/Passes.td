@@ -85,6 +85,25 @@ def DecomposeCPU : SymbolicPassBase<"tg-decompose-cpu",
   }];
 }
 
+def ApplyOpts : SymbolicPassBase<"tg-apply-opts",
+    "tinygrad's apply_opts for the CPU: opts_to_apply, or a heuristic's opts"> {
+  let description = [{
+    On each kernel SINK: KernelInfo.opts_to_apply applied exactly, else the
+    heuristic of `mode` (tinygrad: hand_coded_optimizations as tinygrad runs
+    it for its CPU renderer; ours: our register tiles and split reduces;
+    none: NOOPT). UPCAST/UNROLL/THREAD split a RANGE as tinygrad's shift_to
+    does (the new range gets the next axis id and the opt's axis type);
+    THREAD ranges then become the core_id variable. Part of what
+    tg-lower-kernel runs. An opt that fails is an error naming it.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"ours\"",
+           "whose heuristic: ours, tinygrad or none">,
+    Option<"threads", "threads", "unsigned", /*default=*/"2",
+           "cores available (tinygrad's global_max)">
+  ];
+}
+
 def CPUThreads : SymbolicPassBase<"tg-cpu-threads",
     "The THREAD opt of tinygrad's CPU heuristics (core_id over the outer axis)"> {
   let description = [{

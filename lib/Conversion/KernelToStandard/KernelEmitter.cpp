@@ -86,8 +86,10 @@ private:
     /// (the body's terminator, or a later loop a REDUCE must precede).
     Operation *tail;
   };
+  /// A value per lane of the node's lane shape (one lane: a scalar node).
+  using Lanes = SmallVector<Value, 4>;
   struct Memo {
-    Value v;
+    Lanes v;
     unsigned depth, scopeId;
   };
 
@@ -101,9 +103,17 @@ private:
   llvm::DenseMap<UOpRef, Memo> memo;
   llvm::DenseMap<UOpRef, Value> args;          ///< PARAM -> function argument
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
+  llvm::DenseMap<UOpRef, SmallVector<UOpRef, 2>> laneShapes;
   std::string error;
 
   Type ty(DType dt) { return scalarType(b.getContext(), dt); }
+  /// tinygrad's C is compiled with clang's default -ffp-contract=on: a
+  /// product feeding an add in one expression fuses into an FMA. LLVM fuses
+  /// a single-use fmul into its fadd when both carry `contract`, which is
+  /// the same set of pairs (tinygrad's renderer inlines single-use ALUs).
+  arith::FastMathFlagsAttr contract() {
+    return arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract);
+  }
   Value fail(UOpRef u, const Twine &why) {
     if (error.empty())
       error = (sym::getOpName(u->op) + ": " + why).str();
@@ -112,6 +122,40 @@ private:
 
   /// The RANGEs `u` depends on that are still open where `u` is used.
   const SmallVector<UOpRef, 4> &rangesOf(UOpRef u);
+  /// The UPCAST/UNROLL ranges open in `u`, by axis id: its lanes, the
+  /// last range fastest (the expander's shape).
+  SmallVector<UOpRef, 2> laneShape(UOpRef u);
+  static bool isLaneRange(UOpRef r) {
+    auto t = opt::Scheduler::axisType(r);
+    return r->op == K::RANGE && (t == tg::AxisType::Upcast || t == tg::AxisType::Unroll);
+  }
+  static int64_t rangeSize(UOpRef r) { return opt::Scheduler::size(r).value_or(1); }
+  static unsigned numLanes(ArrayRef<UOpRef> shape) {
+    unsigned n = 1;
+    for (UOpRef r : shape)
+      n *= rangeSize(r);
+    return n;
+  }
+  /// The lane of `sv` (lanes of shape `from`) at lane `l` of shape `to`
+  /// (`from` a subset of `to`, or `to` bound further by `extra`).
+  static Value laneAt(const Lanes &sv, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to, unsigned l,
+                      const llvm::DenseMap<UOpRef, int64_t> *extra = nullptr) {
+    if (sv.size() <= 1)
+      return sv.empty() ? Value() : sv[0];
+    llvm::DenseMap<UOpRef, int64_t> vals;
+    for (UOpRef r : llvm::reverse(to)) {
+      int64_t n = rangeSize(r);
+      vals[r] = l % n;
+      l /= n;
+    }
+    unsigned idx = 0;
+    for (UOpRef r : from) {
+      auto it = vals.find(r);
+      int64_t v = it != vals.end() ? it->second : extra ? extra->lookup(r) : 0;
+      idx = idx * rangeSize(r) + v;
+    }
+    return sv[idx];
+  }
   /// The RANGEs an END or REDUCE closes.
   SmallVector<UOpRef, 4> closedRanges(UOpRef u);
   /// Index of the scope of `r`, or -1 if its loop is not open.
@@ -135,10 +179,14 @@ private:
   void openLoop(UOpRef range, unsigned depth);
   void closeLoop() { scopes.pop_back(); }
 
+  /// The lanes of `u` (empty on failure).
+  Lanes emitL(UOpRef u);
+  /// A node that must be scalar (no lanes).
   Value emit(UOpRef u);
-  Value emitNode(UOpRef u);
-  Value emitReduce(UOpRef u, unsigned depth);
-  Value emitLoad(UOpRef index, UOpRef alt);
+  Lanes emitNode(UOpRef u);
+  Value emitNodeLane(UOpRef u, ArrayRef<Value> in);
+  Lanes emitReduce(UOpRef u, unsigned depth);
+  Lanes emitLoad(UOpRef u, UOpRef index, UOpRef alt);
   LogicalResult emitEffect(UOpRef u);
   LogicalResult emitStore(UOpRef u);
 
@@ -146,8 +194,10 @@ private:
   Value convertCompute(Value v, DType from, DType to);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);
-  /// Address of an INDEX: buffer and element index (null gate when ungated).
-  LogicalResult address(UOpRef index, Value &buf, Value &idx, Value &gate, DType &dt);
+  /// Address of an INDEX per lane of `shape`: buffer and element index
+  /// (null gates when ungated).
+  LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf, Lanes &idx,
+                        Lanes &gate, DType &dt);
 };
 
 const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
@@ -182,9 +232,23 @@ SmallVector<UOpRef, 4> Emitter::closedRanges(UOpRef u) {
   return SmallVector<UOpRef, 4>(out.begin(), out.end());
 }
 
+SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
+  auto it = laneShapes.find(u);
+  if (it != laneShapes.end())
+    return it->second;
+  SmallVector<UOpRef, 2> out;
+  for (UOpRef r : rangesOf(u))
+    if (isLaneRange(r))
+      out.push_back(r);
+  llvm::sort(out, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  return laneShapes[u] = out;
+}
+
 int Emitter::depthOf(UOpRef u) {
   int d = 0;
   for (UOpRef r : rangesOf(u)) {
+    if (isLaneRange(r))
+      continue; // lanes are values, not loops
     int s = scopeOf(r);
     if (s < 0) {
       fail(u, "depends on a RANGE whose loop is not open here");
@@ -207,34 +271,50 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});
   b.setInsertionPointToStart(loop.getBody());
   Value iv = arith::IndexCastOp::create(b, loc, b.getI64Type(), loop.getInductionVar());
-  memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
+  memo[range] = {Lanes{iv}, unsigned(scopes.size() - 1), scopes.back().id};
 }
 
 Value Emitter::emit(UOpRef u) {
+  Lanes l = emitL(u);
+  if (l.empty())
+    return {};
+  if (l.size() != 1)
+    return fail(u, "a scalar is needed here, not a value of " + Twine(l.size()) + " lanes");
+  return l[0];
+}
+
+Emitter::Lanes Emitter::emitL(UOpRef u) {
   auto it = memo.find(u);
   if (it != memo.end()) {
     const Memo &m = it->second;
     if (m.depth < scopes.size() && scopes[m.depth].id == m.scopeId)
       return m.v;
   }
-  if (u->op == K::RANGE)
-    return fail(u, "RANGE used outside of its loop");
+  if (u->op == K::RANGE && !isLaneRange(u)) {
+    fail(u, "RANGE used outside of its loop");
+    return {};
+  }
   int depth = depthOf(u);
   if (depth < 0)
     return {};
-  Value v;
-  if (u->op == K::REDUCE) {
+  Lanes v;
+  if (u->op == K::RANGE) {
+    // An UPCAST/UNROLL range: its lanes are 0..n-1.
+    setInsertionAt(depth);
+    for (int64_t i = 0, n = rangeSize(u); i < n; ++i)
+      v.push_back(constant(Scalar::fromInt(i), u->dtype));
+  } else if (u->op == K::REDUCE) {
     v = emitReduce(u, depth);
   } else {
     // PARAM sizes are not computed; INDEX/LOAD place their own operands.
     bool ownOperands = u->op == K::PARAM || u->op == K::INDEX || u->op == K::LOAD;
     for (UOpRef s : u->src)
-      if (!ownOperands && !emit(s))
+      if (!ownOperands && emitL(s).empty())
         return {};
     setInsertionAt(depth);
     v = emitNode(u);
   }
-  if (!v)
+  if (v.empty() || llvm::any_of(v, [](Value x) { return !x; }))
     return {};
   memo[u] = {v, unsigned(depth), scopes[depth].id};
   return v;
@@ -310,7 +390,8 @@ Value Emitter::convertCompute(Value v, DType from, DType to) {
                             : arith::ExtSIOp::create(b, loc, dt, v).getResult();
 }
 
-LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate, DType &dt) {
+LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf, Lanes &idx,
+                               Lanes &gate, DType &dt) {
   if (index->op == K::CAST && !index->src.empty())
     index = index->src[0];
   if (index->op != K::INDEX || index->src.size() < 2) {
@@ -326,21 +407,18 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
   buf = it->second;
   dt = bufU->dtype;
   UOpRef i = index->src[1];
-  gate = {};
+  UOpRef gateU = nullptr;
   if (index->src.size() > 2) {
     fail(index, "multi-dimensional INDEX is not supported on CPU");
     return failure();
   }
   if (i->op == K::WHERE && i->src[2]->isInvalid()) {
-    if (!(gate = emit(i->src[0])))
-      return failure();
+    gateU = i->src[0];
     i = i->src[1];
-  } else if (i->isInvalid()) {
-    gate = {};
   }
   // An ungated index whose whole value range lies outside the buffer can
   // only fault: reject the kernel (bounds are tinygrad's vmin/vmax).
-  if (!gate && !bufU->src.empty() && i->vmin().isInt() && i->vmax().isInt() &&
+  if (!gateU && !bufU->src.empty() && i->vmin().isInt() && i->vmax().isInt() &&
       bufU->src[0]->vmax().isInt()) {
     __int128 size = bufU->src[0]->vmax().i;
     if (i->vmin().i >= size || i->vmax().i < 0) {
@@ -351,8 +429,17 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
       return failure();
     }
   }
-  Value iv = emit(i);
-  if (!iv)
+  unsigned n = numLanes(shape);
+  gate.assign(n, Value());
+  if (gateU) {
+    Lanes g = emitL(gateU);
+    if (g.empty())
+      return failure();
+    for (unsigned l = 0; l < n; ++l)
+      gate[l] = laneAt(g, laneShape(gateU), shape, l);
+  }
+  Lanes iv = emitL(i);
+  if (iv.empty())
     return failure();
   // The address lives where its index does (emit() may have left the
   // insertion point in an outer scope).
@@ -360,65 +447,152 @@ LogicalResult Emitter::address(UOpRef index, Value &buf, Value &idx, Value &gate
   if (d < 0)
     return failure();
   setInsertionAt(d);
-  iv = convert(iv, i->dtype, DType::Int64);
-  idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), iv);
+  Lanes conv;
+  for (Value x : iv)
+    conv.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), convert(x, i->dtype, DType::Int64)));
+  idx.clear();
+  for (unsigned l = 0; l < n; ++l)
+    idx.push_back(laneAt(conv, laneShape(i), shape, l));
   return success();
 }
 
-Value Emitter::emitLoad(UOpRef index, UOpRef alt) {
-  Value buf, idx, gate;
+Emitter::Lanes Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
+  Value buf;
+  Lanes idx, gate;
   DType dt;
   // Operands may live in outer loops; the load itself sits at the index's depth.
   int depth = depthOf(index);
   if (depth < 0)
     return {};
-  if (failed(address(index, buf, idx, gate, dt)))
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  if (failed(address(index, shape, buf, idx, gate, dt)))
     return {};
+  Lanes other;
+  if (alt && llvm::any_of(gate, [](Value g) { return bool(g); }))
+    if ((other = emitL(alt)).empty())
+      return {};
   setInsertionAt(depth);
-  auto loadAt = [&](OpBuilder &ob) -> Value {
-    Value v = memref::LoadOp::create(ob, loc, buf, ValueRange{idx});
+  auto loadAt = [&](OpBuilder &ob, Value i) -> Value {
+    Value v = memref::LoadOp::create(ob, loc, buf, ValueRange{i});
     if (dt == DType::Bool)
       v = arith::TruncIOp::create(ob, loc, ob.getI1Type(), v);
     if (isHalfLike(dt))
       v = arith::ExtFOp::create(ob, loc, ob.getF32Type(), v);
     return v;
   };
-  if (!gate)
-    return loadAt(b);
-  Value other = alt ? emit(alt) : constant(Scalar::fromInt(0), dt);
-  if (!other)
-    return {};
-  setInsertionAt(depth);
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{ty(dt)}, gate, /*addThenBlock=*/true,
-                                /*addElseBlock=*/true);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
-  scf::YieldOp::create(tb, loc, loadAt(tb));
-  OpBuilder fb = ifOp.getElseBodyBuilder();
-  scf::YieldOp::create(fb, loc, other);
-  return ifOp.getResult(0);
+  Lanes out;
+  for (unsigned l = 0; l < idx.size(); ++l) {
+    if (!gate[l]) {
+      out.push_back(loadAt(b, idx[l]));
+      continue;
+    }
+    Value o = alt ? laneAt(other, laneShape(alt), shape, l) : constant(Scalar::fromInt(0), dt);
+    if (!o)
+      return {};
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{ty(dt)}, gate[l], /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(tb, loc, loadAt(tb, idx[l]));
+    OpBuilder fb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(fb, loc, o);
+    out.push_back(ifOp.getResult(0));
+  }
+  return out;
 }
 
-Value Emitter::emitReduce(UOpRef u, unsigned depth) {
+Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
   auto kindAttr = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"))
                                : tg::ReduceKindAttr();
-  if (!kindAttr)
-    return fail(u, "REDUCE without a reduce kind");
+  if (!kindAttr) {
+    fail(u, "REDUCE without a reduce kind");
+    return {};
+  }
   tg::ReduceKind kind = kindAttr.getValue();
   DType dt = u->dtype;
   Type t = ty(dt);
-  if (!t)
-    return fail(u, "unsupported dtype");
-  // The accumulator: a stack slot in the entry block.
+  if (!t) {
+    fail(u, "unsupported dtype");
+    return {};
+  }
+  bool f = isa<FloatType>(t);
+  auto combine = [&](Value cur, Value x) -> Value {
+    switch (kind) {
+    case tg::ReduceKind::Add:
+      return f ? arith::AddFOp::create(b, loc, cur, x, contract()).getResult()
+               : arith::AddIOp::create(b, loc, cur, x).getResult();
+    case tg::ReduceKind::Mul:
+      return f ? arith::MulFOp::create(b, loc, cur, x, contract()).getResult()
+               : arith::MulIOp::create(b, loc, cur, x).getResult();
+    case tg::ReduceKind::Max: {
+      // tinygrad renders MAX as (a<b ? b : a).
+      Value lt = f ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, cur, x).getResult()
+                   : arith::CmpIOp::create(b, loc, isUnsignedDT(dt) ? arith::CmpIPredicate::ult
+                                                                    : arith::CmpIPredicate::slt,
+                                           cur, x)
+                         .getResult();
+      return arith::SelectOp::create(b, loc, lt, x, cur);
+    }
+    }
+    return {};
+  };
+  // The reduce ranges: loops, outermost first in axis order, and the
+  // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists
+  // them (tinygrad's flatten_range order, which its CONTRACT keeps: the
+  // last fastest). Sorting those by id would change the order of the sum.
+  SmallVector<UOpRef, 4> loops, folded;
+  for (UOpRef r : closedRanges(u)) {
+    if (r->op != K::RANGE) {
+      fail(u, "REDUCE over a non-RANGE source");
+      return {};
+    }
+    (isLaneRange(r) ? folded : loops).push_back(r);
+  }
+  llvm::sort(loops, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  SmallVector<UOpRef, 2> outShape = laneShape(u);
+  unsigned nOut = numLanes(outShape), nFold = numLanes(folded);
+  // For each output lane and folded lane, the source lane.
+  auto srcLane = [&](const Lanes &x, unsigned o, unsigned c) {
+    llvm::DenseMap<UOpRef, int64_t> vals;
+    for (UOpRef r : llvm::reverse(folded)) {
+      int64_t n = rangeSize(r);
+      vals[r] = c % n;
+      c /= n;
+    }
+    return laneAt(x, laneShape(u->src[0]), outShape, o, &vals);
+  };
+  auto convertAll = [&](Lanes x) {
+    for (Value &v : x)
+      v = convert(v, u->src[0]->dtype, dt);
+    return x;
+  };
+  if (loops.empty()) {
+    // Only lanes: the horizontal reduce, no accumulator (tinygrad's
+    // expand_horizontal_reduce).
+    Lanes x = emitL(u->src[0]);
+    if (x.empty())
+      return {};
+    setInsertionAt(depth);
+    x = convertAll(x);
+    Lanes out;
+    for (unsigned o = 0; o < nOut; ++o) {
+      Value cur = srcLane(x, o, 0);
+      for (unsigned c = 1; c < nFold; ++c)
+        cur = combine(cur, srcLane(x, o, c));
+      out.push_back(cur);
+    }
+    return out;
+  }
+  // The accumulators: stack slots in the entry block, one per output lane.
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
-  Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, t));
+  SmallVector<Value, 4> acc;
+  for (unsigned o = 0; o < nOut; ++o)
+    acc.push_back(memref::AllocaOp::create(eb, loc, MemRefType::get({}, t)));
   setInsertionAt(depth);
-  Scalar init = kind == tg::ReduceKind::Add   ? Scalar::fromInt(0)
-                : kind == tg::ReduceKind::Mul ? Scalar::fromInt(1)
-                                              : Scalar::invalid();
   Value initV;
   if (kind == tg::ReduceKind::Max) {
-    if (isa<FloatType>(t))
+    if (f)
       initV = arith::ConstantOp::create(b, 
           loc, b.getFloatAttr(t, -std::numeric_limits<double>::infinity()));
     else if (dt == DType::Bool)
@@ -426,12 +600,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     else
       initV = constant(Scalar::fromInt(*intMinValue(dt)), dt);
   } else {
-    initV = constant(init, dt);
+    initV = constant(kind == tg::ReduceKind::Add ? Scalar::fromInt(0) : Scalar::fromInt(1), dt);
   }
-  memref::StoreOp::create(b, loc, initV, acc);
-  // The reduce ranges, outermost first.
-  SmallVector<UOpRef, 4> rr = closedRanges(u);
-  llvm::sort(rr, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  for (Value a : acc)
+    memref::StoreOp::create(b, loc, initV, a);
   // The loops deeper than `depth` are hidden while the reduce's own loops
   // are open; everything emitted at `depth` must stay before them.
   auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
@@ -440,44 +612,21 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     scopes[depth].tail = saved.front().loop;
   scopes.truncate(depth + 1);
   unsigned d = depth;
-  for (UOpRef r : rr) {
-    if (r->op != K::RANGE) {
-      fail(u, "REDUCE over a non-RANGE source");
-      break;
-    }
+  for (UOpRef r : loops) {
     openLoop(r, d);
     d = scopes.size() - 1;
   }
-  Value result;
   if (error.empty()) {
-    Value x = emit(u->src[0]);
-    if (x) {
-      x = convert(x, u->src[0]->dtype, dt);
+    Lanes x = emitL(u->src[0]);
+    if (!x.empty()) {
       b.setInsertionPoint(scopes.back().tail);
-      Value cur = memref::LoadOp::create(b, loc, acc);
-      Value next;
-      bool f = isa<FloatType>(t);
-      switch (kind) {
-      case tg::ReduceKind::Add:
-        next = f ? arith::AddFOp::create(b, loc, cur, x).getResult()
-                 : arith::AddIOp::create(b, loc, cur, x).getResult();
-        break;
-      case tg::ReduceKind::Mul:
-        next = f ? arith::MulFOp::create(b, loc, cur, x).getResult()
-                 : arith::MulIOp::create(b, loc, cur, x).getResult();
-        break;
-      case tg::ReduceKind::Max: {
-        // tinygrad renders MAX as (a<b ? b : a).
-        Value lt = f ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, cur, x).getResult()
-                     : arith::CmpIOp::create(b, loc, isUnsignedDT(dt) ? arith::CmpIPredicate::ult
-                                                                      : arith::CmpIPredicate::slt,
-                                               cur, x)
-                           .getResult();
-        next = arith::SelectOp::create(b, loc, lt, x, cur);
-        break;
+      x = convertAll(x);
+      for (unsigned o = 0; o < nOut; ++o) {
+        Value cur = memref::LoadOp::create(b, loc, acc[o]);
+        for (unsigned c = 0; c < nFold; ++c)
+          cur = combine(cur, srcLane(x, o, c));
+        memref::StoreOp::create(b, loc, cur, acc[o]);
       }
-      }
-      memref::StoreOp::create(b, loc, next, acc);
     }
   }
   while (scopes.size() > depth + 1)
@@ -485,7 +634,9 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   if (!error.empty())
     return {};
   setInsertionAt(depth);
-  result = memref::LoadOp::create(b, loc, acc);
+  Lanes result;
+  for (Value a : acc)
+    result.push_back(memref::LoadOp::create(b, loc, a));
   scopes[depth].tail = savedTail;
   scopes.append(saved.begin(), saved.end());
   return result;
@@ -517,9 +668,9 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {
-  case K::ADD: return f ? arith::AddFOp::create(b, loc, v[0], v[1]).getResult() : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1]).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::MUL: return f ? arith::MulFOp::create(b, loc, v[0], v[1]).getResult() : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::ADD: return f ? arith::AddFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::MUL: return f ? arith::MulFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
   case K::FDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
   case K::MULACC:
     return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()
@@ -604,7 +755,40 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   }
 }
 
-Value Emitter::emitNode(UOpRef u) {
+Emitter::Lanes Emitter::emitNode(UOpRef u) {
+  switch (u->op) {
+  case K::INDEX:
+    return emitLoad(u, u, nullptr);
+  case K::LOAD:
+    return emitLoad(u, u->src[0], u->src.size() > 1 ? u->src[1] : nullptr);
+  default:
+    break;
+  }
+  // Everything else computes lane by lane, each source broadcast to the
+  // node's lanes (the expander's shaped values, unrolled into scalars that
+  // LLVM's SLP vectorizer packs again).
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  unsigned n = numLanes(shape);
+  bool ownOperands = u->op == K::PARAM || u->op == K::CONST;
+  SmallVector<Lanes, 3> srcs;
+  if (!ownOperands)
+    for (UOpRef s : u->op == K::AFTER ? u->src.take_front() : u->src)
+      srcs.push_back(memo.lookup(s).v);
+  Lanes out;
+  for (unsigned l = 0; l < n; ++l) {
+    SmallVector<Value, 3> in;
+    for (unsigned i = 0; i < srcs.size(); ++i)
+      in.push_back(laneAt(srcs[i], laneShape(u->src[i]), shape, l));
+    Value v = emitNodeLane(u, in);
+    if (!v)
+      return {};
+    out.push_back(v);
+  }
+  return out;
+}
+
+Value Emitter::emitNodeLane(UOpRef u, ArrayRef<Value> in) {
   switch (u->op) {
   case K::CONST:
     if (!ty(u->dtype))
@@ -616,18 +800,14 @@ Value Emitter::emitNode(UOpRef u) {
       return fail(u, "PARAM is not a kernel argument");
     return it->second;
   }
-  case K::INDEX:
-    return emitLoad(u, nullptr);
-  case K::LOAD:
-    return emitLoad(u->src[0], u->src.size() > 1 ? u->src[1] : nullptr);
   case K::CAST: {
-    Value x = memo.lookup(u->src[0]).v;
+    Value x = in[0];
     return convert(x, u->src[0]->dtype, u->dtype);
   }
   case K::BITCAST: {
     // Reinterpret the storage bits (half-like values compute in f32).
     DType from = u->src[0]->dtype, to = u->dtype;
-    Value x = memo.lookup(u->src[0]).v;
+    Value x = in[0];
     Type ft = memoryType(b.getContext(), from), tt = memoryType(b.getContext(), to);
     if (!ft || !tt || from == DType::Bool || to == DType::Bool ||
         ft.getIntOrFloatBitWidth() != tt.getIntOrFloatBitWidth())
@@ -638,15 +818,12 @@ Value Emitter::emitNode(UOpRef u) {
     return isHalfLike(to) ? arith::ExtFOp::create(b, loc, b.getF32Type(), r).getResult() : r;
   }
   case K::AFTER:
-    return memo.lookup(u->src[0]).v;
+    return in[0];
   default:
     break;
   }
   if (!sym::isALU(u->op))
     return fail(u, "op has no CPU lowering");
-  SmallVector<Value, 3> in;
-  for (UOpRef s : u->src)
-    in.push_back(memo.lookup(s).v);
   return alu(u, in);
 }
 
@@ -656,37 +833,44 @@ LogicalResult Emitter::emitStore(UOpRef u) {
     return failure();
   }
   UOpRef index = u->src[0], val = u->src[1];
-  Value buf, idx, gate, v;
+  Value buf;
+  Lanes idx, gate;
   DType dt;
   unsigned depth = scopes.size() - 1;
-  if (!(v = emit(val)))
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  Lanes v = emitL(val);
+  if (v.empty())
     return failure();
-  if (failed(address(index, buf, idx, gate, dt)))
+  if (failed(address(index, shape, buf, idx, gate, dt)))
+    return failure();
+  Lanes g2;
+  if (u->src.size() > 2 && (g2 = emitL(u->src[2])).empty())
     return failure();
   b.setInsertionPoint(scopes[depth].tail);
-  v = convertCompute(v, val->dtype, dt);
-  if (!v) {
-    fail(u, "unsupported store dtype");
-    return failure();
-  }
-  if (dt == DType::Bool)
-    v = arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
-  if (isHalfLike(dt))
-    v = arith::TruncFOp::create(b, loc, memoryType(b.getContext(), dt), v);
-  if (u->src.size() > 2) {
-    Value g = emit(u->src[2]);
-    if (!g)
+  for (unsigned l = 0; l < idx.size(); ++l) {
+    Value x = convertCompute(laneAt(v, laneShape(val), shape, l), val->dtype, dt);
+    if (!x) {
+      fail(u, "unsupported store dtype");
       return failure();
-    gate = gate ? arith::AndIOp::create(b, loc, gate, g).getResult() : g;
+    }
+    if (dt == DType::Bool)
+      x = arith::ExtUIOp::create(b, loc, b.getI8Type(), x);
+    if (isHalfLike(dt))
+      x = arith::TruncFOp::create(b, loc, memoryType(b.getContext(), dt), x);
+    Value g = gate[l];
+    if (!g2.empty()) {
+      Value gl = laneAt(g2, laneShape(u->src[2]), shape, l);
+      g = g ? arith::AndIOp::create(b, loc, g, gl).getResult() : gl;
+    }
+    if (!g) {
+      memref::StoreOp::create(b, loc, x, buf, ValueRange{idx[l]});
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, g, /*withElse=*/false);
+    OpBuilder ib = ifOp.getThenBodyBuilder();
+    memref::StoreOp::create(ib, loc, x, buf, ValueRange{idx[l]});
   }
-  b.setInsertionPoint(scopes[depth].tail);
-  if (!gate) {
-    memref::StoreOp::create(b, loc, v, buf, ValueRange{idx});
-    return success();
-  }
-  auto ifOp = scf::IfOp::create(b, loc, gate, /*withElse=*/false);
-  OpBuilder ib = ifOp.getThenBodyBuilder();
-  memref::StoreOp::create(ib, loc, v, buf, ValueRange{idx});
   return success();
 }
 
@@ -694,8 +878,9 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
   switch (u->op) {
   case K::END: {
     SmallVector<UOpRef, 4> rs;
+    // UPCAST/UNROLL ranges are the store's lanes, not loops.
     for (UOpRef r : closedRanges(u))
-      if (scopeOf(r) < 0)
+      if (scopeOf(r) < 0 && !isLaneRange(r))
         rs.push_back(r);
     llvm::sort(rs, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
     size_t base = scopes.size();
@@ -727,31 +912,12 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
   }
 }
 
-/// Post-order walk collecting nodes in tinygrad's toposort order.
-void toposort(UOpRef root, SmallVectorImpl<UOpRef> &out) {
-  llvm::DenseSet<UOpRef> seen;
-  SmallVector<std::pair<UOpRef, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [u, done] = stack.pop_back_val();
-    if (done) {
-      out.push_back(u);
-      continue;
-    }
-    if (!seen.insert(u).second)
-      continue;
-    stack.push_back({u, true});
-    for (UOpRef s : llvm::reverse(u->src))
-      if (!seen.count(s))
-        stack.push_back({s, false});
-  }
-}
-
 FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   MLIRContext *ctx = module.getContext();
   KernelSignature sig;
   sig.name = name.str();
   SmallVector<UOpRef> topo;
-  toposort(sink, topo);
+  opt::toposort(sink, topo);
   SmallVector<UOpRef> bufs, vars;
   llvm::DenseSet<UOpRef> storeAddrs;
   for (UOpRef u : topo)
@@ -852,13 +1018,25 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
   // target lacks, decomposed as tinygrad does.
   sym::UOpRef k = sym::graphRewrite(ctx, kernel, sym::symMoveWhereOnLoad());
-  if (k)
-    k = opt::applyThreadHeuristic(ctx, k, opts.maxThreads ? opts.maxThreads : hostThreads());
+  SmallVector<opt::Opt> applied;
+  if (k) {
+    opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
+    std::string why;
+    k = opt::applyOpts(ctx, k, opts.info, target, opts.optMode, &applied, &why);
+    if (!k) {
+      mlir::emitError(loc, "apply_opts: ") << why;
+      return failure();
+    }
+    k = opt::lowerThreadRanges(ctx, k);
+  }
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
   if (!k) {
     mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
     return failure();
   }
-  return Emitter(module, loc).run(k, name);
+  FailureOr<KernelSignature> sig = Emitter(module, loc).run(k, name);
+  if (succeeded(sig))
+    sig->appliedOpts.assign(applied.begin(), applied.end());
+  return sig;
 }

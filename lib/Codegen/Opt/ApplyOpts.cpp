@@ -1,0 +1,114 @@
+//===- ApplyOpts.cpp - tinygrad's apply_opts and the CPU thread dims -------===//
+#include "tinygrad/Codegen/Opts.h"
+
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+#include <cstdlib>
+
+namespace mlir::tinygrad::opt {
+using sym::Op;
+using sym::UOpRef;
+
+OptTarget OptTarget::host(unsigned maxThreads) {
+  OptTarget t;
+  t.maxThreads = maxThreads;
+  llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
+  if (f.lookup("avx512f"))
+    t.vectorBytes = 64, t.vectorRegs = 32;
+  return t;
+}
+
+OptMode optModeFromEnv() {
+  const char *e = std::getenv("TG_OPTS");
+  if (!e)
+    return OptMode::Ours;
+  llvm::StringRef s(e);
+  if (s == "tinygrad")
+    return OptMode::Tinygrad;
+  if (s == "none" || s == "0")
+    return OptMode::None;
+  return OptMode::Ours;
+}
+
+static bool decodeOpt(Attribute a, Opt &o) {
+  auto oa = dyn_cast_or_null<tg::OptAttr>(a);
+  if (!oa)
+    return false;
+  o.op = oa.getOp();
+  o.axis = oa.getAxis();
+  o.arg = 0;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(oa.getArg()))
+    o.arg = i.getInt();
+  else if (oa.getArg() && !isa<UnitAttr>(oa.getArg()))
+    return false; // tuple args (TC, PADTO's pairs) are not CPU opts
+  return true;
+}
+
+UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTarget target,
+                 OptMode mode, llvm::SmallVectorImpl<Opt> *applied, std::string *error) {
+  // A tagged AST is tinygrad's "already optimized / don't touch".
+  if (sink->arg.attrs && sink->arg.attrs.get("tg.tag"))
+    return sink;
+  if (!info && sink->arg.attrs)
+    info = dyn_cast_or_null<tg::KernelInfoAttr>(sink->arg.attrs.get("arg"));
+  Scheduler k(ctx, sink, target);
+  if (info && info.getOptsToApply()) {
+    unsigned i = 0;
+    for (Attribute a : info.getOptsToApply()) {
+      Opt o;
+      if (!decodeOpt(a, o)) {
+        if (error)
+          *error = "opts_to_apply[" + std::to_string(i) + "] is not an opt this target applies";
+        return nullptr;
+      }
+      if (!k.applyOpt(o)) {
+        if (error)
+          *error = "opts_to_apply[" + std::to_string(i) + "] " + toString(o) + ": " + k.error;
+        return nullptr;
+      }
+      ++i;
+    }
+  } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
+    bool staged = false;
+    forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
+    if (!staged) {
+      if (mode == OptMode::Tinygrad)
+        handCodedOptimizations(k);
+      else
+        ourOptimizations(k);
+    }
+  }
+  if (applied)
+    applied->assign(k.applied.begin(), k.applied.end());
+  return k.ast;
+}
+
+UOpRef lowerThreadRanges(sym::Context &ctx, UOpRef sink) {
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  forEachNode(sink, [&](UOpRef u) {
+    if (u->op == Op::RANGE && Scheduler::axisType(u) == tg::AxisType::Thread)
+      if (auto n = Scheduler::size(u))
+        map[u] = ctx.variable("core_id", 0, *n - 1);
+    return true;
+  });
+  return map.empty() ? sink : sym::substitute(ctx, sink, map);
+}
+
+UOpRef applyThreadHeuristic(sym::Context &ctx, UOpRef sink, unsigned maxThreads) {
+  if (maxThreads < 2 || (sink->arg.attrs && sink->arg.attrs.get("tg.tag")))
+    return sink;
+  bool threaded = false;
+  forEachNode(sink, [&](UOpRef u) {
+    threaded = u->op == Op::PARAM && u->param().isALU && u->param().name == "core_id";
+    return !threaded;
+  });
+  if (threaded)
+    return sink;
+  Scheduler k(ctx, sink, OptTarget{maxThreads});
+  applyThreadOpt(k);
+  return lowerThreadRanges(ctx, k.ast);
+}
+
+} // namespace mlir::tinygrad::opt

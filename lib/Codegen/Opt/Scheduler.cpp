@@ -1,0 +1,380 @@
+//===- Scheduler.cpp - tinygrad's opt axes and apply_opt -------------------===//
+//
+// The axes an opt names are tinygrad's `Scheduler.rngs`: the RANGEs of the
+// AST (size > 1, not DEVICE) ordered by (axis_to_pos[type], id). An opt
+// splits one of them with shift_to: RANGE(n) becomes RANGE(n/a)*a + new
+// RANGE(a) of the opt's axis type (THREAD: the new range on top), the new
+// range numbered after every existing one. Indices shift exactly as in
+// tinygrad, so an opts_to_apply list means the same axes here.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Codegen/Opts.h"
+
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::tinygrad::opt {
+using sym::Op;
+using sym::UOpRef;
+using tg::AxisType;
+
+namespace {
+int axisToPos(AxisType t) {
+  switch (t) {
+  case AxisType::Device: return -2;
+  case AxisType::Weak: case AxisType::Loop: return -1;
+  case AxisType::Thread: case AxisType::Global: return 0;
+  case AxisType::Warp: return 1;
+  case AxisType::Local: case AxisType::GroupReduce: return 2;
+  case AxisType::Upcast: return 3;
+  case AxisType::Reduce: return 4;
+  case AxisType::Unroll: return 5;
+  default: return 6;
+  }
+}
+const char *optName(tg::OptOps op) {
+  switch (op) {
+  case tg::OptOps::TC: return "TC";
+  case tg::OptOps::Upcast: return "UPCAST";
+  case tg::OptOps::Unroll: return "UNROLL";
+  case tg::OptOps::Local: return "LOCAL";
+  case tg::OptOps::Thread: return "THREAD";
+  case tg::OptOps::Group: return "GROUP";
+  case tg::OptOps::GroupTop: return "GROUPTOP";
+  case tg::OptOps::NoLocals: return "NOLOCALS";
+  case tg::OptOps::PadTo: return "PADTO";
+  case tg::OptOps::Swap: return "SWAP";
+  }
+  return "?";
+}
+} // namespace
+
+void toposort(UOpRef root, llvm::SmallVectorImpl<UOpRef> &out) {
+  llvm::DenseSet<UOpRef> seen;
+  llvm::SmallVector<std::pair<UOpRef, bool>, 64> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [u, done] = stack.pop_back_val();
+    if (done) {
+      out.push_back(u);
+      continue;
+    }
+    if (!seen.insert(u).second)
+      continue;
+    stack.push_back({u, true});
+    for (UOpRef s : llvm::reverse(u->src))
+      if (!seen.count(s))
+        stack.push_back({s, false});
+  }
+}
+
+void forEachNode(UOpRef root, llvm::function_ref<bool(UOpRef)> fn) {
+  llvm::SmallVector<UOpRef, 32> stack{root};
+  llvm::DenseSet<UOpRef> seen;
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (!fn(u))
+      return;
+    for (UOpRef s : u->src)
+      stack.push_back(s);
+  }
+}
+
+UOpRef indexOf(UOpRef bidx, bool *gated) {
+  if (gated)
+    *gated = false;
+  if (bidx->src.size() < 2)
+    return bidx;
+  UOpRef i = bidx->src[1];
+  if (i->op == Op::WHERE && i->src.size() == 3 && i->src[2]->isInvalid()) {
+    if (gated)
+      *gated = true;
+    return i->src[1];
+  }
+  return i;
+}
+
+std::string toString(const Opt &o) {
+  std::string s = std::string("Opt(op=OptOps.") + optName(o.op) + ", axis=" +
+                  (o.axis ? std::to_string(*o.axis) : "None") + ", arg=" + std::to_string(o.arg) + ")";
+  return s;
+}
+std::string toString(llvm::ArrayRef<Opt> opts) {
+  std::string s = "(";
+  for (size_t i = 0; i < opts.size(); ++i)
+    s += (i ? ", " : "") + toString(opts[i]);
+  return s + (opts.size() == 1 ? ",)" : ")");
+}
+
+Scheduler::Scheduler(sym::Context &ctx, UOpRef ast, OptTarget target)
+    : ctx(ctx), ast(ast), target(target) {
+  int64_t mx = 0;
+  for (UOpRef r : rngs())
+    mx = std::max(mx, axisId(r));
+  nextRangeId = mx + 1;
+}
+
+AxisType Scheduler::axisType(UOpRef r) {
+  if (r->arg.attrs)
+    if (auto t = dyn_cast_or_null<tg::AxisTypeAttr>(r->arg.attrs.get("axis_type")))
+      return t.getValue();
+  return AxisType::Loop;
+}
+int64_t Scheduler::axisId(UOpRef r) {
+  if (r->arg.attrs)
+    if (auto ids = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
+      if (!ids.empty())
+        return ids[0];
+  return 0;
+}
+std::optional<int64_t> Scheduler::size(UOpRef r) {
+  if (r->src.empty())
+    return std::nullopt;
+  UOpRef s = r->src[0];
+  if (auto v = s->intVal())
+    return (int64_t)*v;
+  // ssimplify: a size whose bounds meet is that constant.
+  if (s->vmin().isInt() && s->vmax().isInt() && s->vmin().i == s->vmax().i)
+    return (int64_t)s->vmin().i;
+  return std::nullopt;
+}
+
+llvm::SmallVector<UOpRef, 8> Scheduler::rngs() const {
+  llvm::SmallVector<UOpRef, 64> topo;
+  toposort(ast, topo);
+  llvm::SmallVector<UOpRef, 8> out;
+  for (UOpRef u : topo) {
+    if (u->op != Op::RANGE || u->dtype == DType::Void || axisType(u) == AxisType::Device)
+      continue;
+    if (!u->vmax().isInt() || u->vmax().i <= 0)
+      continue;
+    out.push_back(u);
+  }
+  // Python's sorted is stable: ties keep toposort order.
+  llvm::DenseMap<UOpRef, unsigned> order;
+  for (unsigned i = 0; i < out.size(); ++i)
+    order[out[i]] = i;
+  llvm::sort(out, [&](UOpRef a, UOpRef b) {
+    int pa = axisToPos(axisType(a)), pb = axisToPos(axisType(b));
+    if (pa != pb)
+      return pa < pb;
+    auto ia = dyn_cast_or_null<DenseI64ArrayAttr>(a->arg.attrs.get("ids"));
+    auto ib = dyn_cast_or_null<DenseI64ArrayAttr>(b->arg.attrs.get("ids"));
+    if (ia && ib && ia.asArrayRef() != ib.asArrayRef())
+      return std::lexicographical_compare(ia.asArrayRef().begin(), ia.asArrayRef().end(),
+                                          ib.asArrayRef().begin(), ib.asArrayRef().end());
+    return order[a] < order[b];
+  });
+  return out;
+}
+
+llvm::SmallVector<unsigned, 8> Scheduler::axesOf(std::initializer_list<AxisType> types) const {
+  llvm::SmallVector<unsigned, 8> out;
+  auto rs = rngs();
+  for (unsigned i = 0; i < rs.size(); ++i)
+    if (llvm::is_contained(types, axisType(rs[i])))
+      out.push_back(i);
+  return out;
+}
+llvm::SmallVector<unsigned, 8> Scheduler::upcastableDims() const {
+  llvm::SmallVector<unsigned, 8> out;
+  auto rs = rngs();
+  for (unsigned i : axesOf({AxisType::Global, AxisType::Local, AxisType::Weak}))
+    if (auto s = size(rs[i]); s && *s > 1)
+      out.push_back(i);
+  return out;
+}
+llvm::SmallVector<unsigned, 8> Scheduler::unrollableDims() const {
+  llvm::SmallVector<unsigned, 8> out;
+  auto rs = rngs();
+  for (unsigned i : axesOf({AxisType::GroupReduce, AxisType::Reduce}))
+    if (auto s = size(rs[i]); s && *s > 1)
+      out.push_back(i);
+  return out;
+}
+int64_t Scheduler::upcastSize() const {
+  int64_t p = 1;
+  auto rs = rngs();
+  for (unsigned i : axesOf({AxisType::Upcast, AxisType::Unroll}))
+    p *= size(rs[i]).value_or(1);
+  return p;
+}
+llvm::SmallVector<UOpRef, 8> Scheduler::bufs() const {
+  llvm::SmallVector<UOpRef, 64> topo;
+  toposort(ast, topo);
+  llvm::SmallVector<UOpRef, 8> out;
+  for (UOpRef u : llvm::reverse(topo))
+    if (u->op == Op::INDEX)
+      out.push_back(u);
+  return out;
+}
+llvm::SmallVector<UOpRef, 4> Scheduler::reduceOps() const {
+  llvm::SmallVector<UOpRef, 64> topo;
+  toposort(ast, topo);
+  llvm::SmallVector<UOpRef, 4> out;
+  for (UOpRef u : topo)
+    if (u->op == Op::REDUCE)
+      out.push_back(u);
+  return out;
+}
+
+/// `_globalizable_rngs`: WEAK ranges an END of the sink closes (and every
+/// STAGE keeps).
+llvm::SmallVector<UOpRef, 4> Scheduler::globalizableRngs() const {
+  llvm::SmallVector<UOpRef, 4> out;
+  for (UOpRef e : ast->src) {
+    if (e->op != Op::END)
+      continue;
+    for (UOpRef c : e->src.drop_front()) {
+      llvm::SmallVector<UOpRef, 16> topo;
+      toposort(c, topo);
+      for (UOpRef r : topo)
+        if (r->op == Op::RANGE && axisType(r) == AxisType::Weak && !llvm::is_contained(out, r))
+          out.push_back(r);
+    }
+  }
+  llvm::SmallVector<UOpRef, 64> topo;
+  toposort(ast, topo);
+  for (UOpRef x : topo)
+    if (x->op == Op::STAGE)
+      llvm::erase_if(out, [&](UOpRef r) { return !ctx.inBackwardSlice(r, x); });
+  return out;
+}
+
+void Scheduler::shiftTo(UOpRef rng, int64_t amount, AxisType type, bool top) {
+  UOpRef oldSz = ctx.divides(rng->src[0], amount);
+  MLIRContext *m = ctx.getMLIRContext();
+  Builder b(m);
+  NamedAttrList attrs;
+  attrs.set("ids", b.getDenseI64ArrayAttr({nextRangeId++}));
+  attrs.set("axis_type", tg::AxisTypeAttr::get(m, type));
+  UOpRef newRng = ctx.get(Op::RANGE, rng->type, {ctx.constLike(rng->src[0], amount)},
+                          sym::Arg{Scalar(), attrs.getDictionary(m)});
+  llvm::SmallVector<UOpRef, 2> src(rng->src.begin(), rng->src.end());
+  src[0] = oldSz;
+  UOpRef replaced = ctx.get(Op::RANGE, rng->type, src, rng->arg);
+  UOpRef sub = top ? ctx.add(ctx.mul(newRng, oldSz), replaced)
+                   : ctx.add(ctx.mul(replaced, ctx.constLike(rng->src[0], amount)), newRng);
+  llvm::DenseMap<UOpRef, UOpRef> map{{rng, sub}};
+  ast = sym::substitute(ctx, ast, map);
+}
+
+bool Scheduler::applyOpt(const Opt &o, bool append) {
+  error.clear();
+  if (o.op == tg::OptOps::NoLocals) {
+    for (UOpRef r : rngs()) {
+      AxisType t = axisType(r);
+      if (!check(t != AxisType::Warp && t != AxisType::Local && t != AxisType::GroupReduce,
+                 "no locals can't have locals"))
+        return false;
+    }
+    if (append)
+      applied.push_back(o);
+    dontUseLocals = true;
+    return true;
+  }
+  if (o.op == tg::OptOps::Local || o.op == tg::OptOps::Group || o.op == tg::OptOps::GroupTop)
+    return check(false, "locals needed for opt");
+  if (o.op == tg::OptOps::TC)
+    return check(false, "no tensor cores on this target");
+  if (o.op == tg::OptOps::Swap)
+    return check(false, "swap only for globals");
+  auto rs = rngs();
+  if (!o.axis)
+    return check(false, "opt needs an axis");
+  int64_t real = *o.axis;
+  if (o.op == tg::OptOps::Unroll) {
+    auto ud = unrollableDims();
+    if (real < 0 || real >= (int64_t)ud.size())
+      return check(false, "invalid unroll axis");
+    real = ud[real];
+  } else if (!check(real >= 0 && real < (int64_t)rs.size(), "invalid axis")) {
+    return false;
+  }
+  UOpRef rng = rs[real];
+  AxisType at = axisType(rng);
+  if (o.op == tg::OptOps::PadTo) {
+    auto n = size(rng);
+    if (!check(n.has_value(), "only pad const axes") ||
+        !check(at != AxisType::Upcast && at != AxisType::Unroll, "cannot pad upcasted") ||
+        !check(at != AxisType::Thread, "cannot pad thread") || !check(o.arg > 0, "pad amount"))
+      return false;
+    int64_t newSz = (*n + o.arg - 1) / o.arg * o.arg;
+    if (!check(*n > newSz / 4, "pad adds more than quadruple the work"))
+      return false;
+    llvm::SmallVector<UOpRef, 2> src(rng->src.begin(), rng->src.end());
+    src[0] = ctx.constLike(rng->src[0], newSz);
+    UOpRef padded = ctx.get(Op::RANGE, rng->type, src, rng->arg);
+    UOpRef valid = ctx.lt(padded, *n);
+    llvm::DenseSet<UOpRef> storeTargets;
+    llvm::SmallVector<UOpRef, 64> topo;
+    toposort(ast, topo);
+    for (UOpRef s : topo)
+      if (s->op == Op::STORE)
+        storeTargets.insert(s->src[0]);
+    llvm::DenseMap<UOpRef, UOpRef> map{{rng, padded}};
+    for (UOpRef bidx : bufs()) {
+      if (bidx->src.size() < 2)
+        continue;
+      UOpRef i = bidx->src[1], idx = i, gate = nullptr;
+      if (i->op == Op::WHERE && i->src[2]->isInvalid())
+        gate = i->src[0], idx = i->src[1];
+      if (!ctx.inBackwardSlice(rng, idx))
+        continue;
+      UOpRef g = gate ? ctx.andOp(valid, gate) : valid;
+      UOpRef ni = ctx.where(g, idx, ctx.cnst(Scalar::invalid(), idx->dtype));
+      llvm::SmallVector<UOpRef, 3> bsrc(bidx->src.begin(), bidx->src.end());
+      bsrc[1] = ni;
+      UOpRef nb = ctx.get(Op::INDEX, bidx->type, bsrc, bidx->arg);
+      map[bidx] = storeTargets.count(bidx)
+                      ? nb
+                      : ctx.where(valid, nb, ctx.cnst(Scalar::invalid(), bidx->dtype));
+    }
+    ast = sym::substitute(ctx, ast, map);
+    if (append)
+      applied.push_back(o);
+    return true;
+  }
+  int64_t amt = o.arg == 0 ? (int64_t)rng->vmax().i + 1 : o.arg;
+  AxisType newType = AxisType::Upcast;
+  bool top = false;
+  switch (o.op) {
+  case tg::OptOps::Unroll:
+    if (!check(amt <= 32, "don't unroll more than 32") ||
+        !check(at == AxisType::GroupReduce || at == AxisType::Reduce, "unroll is for GROUP_REDUCE/REDUCE"))
+      return false;
+    newType = AxisType::Unroll;
+    break;
+  case tg::OptOps::Upcast:
+    if (!check(amt <= 16, "don't upcast more than 16") ||
+        !check(at == AxisType::Global || at == AxisType::Local || at == AxisType::Weak,
+               "upcast is for GLOBAL/LOCAL/LOOP"))
+      return false;
+    break;
+  case tg::OptOps::Thread: {
+    if (!check(target.maxThreads >= 1, "target does not support threads") ||
+        !check((uint64_t)amt <= target.maxThreads, "too many threads"))
+      return false;
+    for (UOpRef r : rs)
+      if (!check(axisType(r) != AxisType::Thread, "already threaded"))
+        return false;
+    if (!check(llvm::is_contained(globalizableRngs(), rng), "can't apply range to this dim"))
+      return false;
+    newType = AxisType::Thread;
+    top = true;
+    break;
+  }
+  default:
+    return check(false, "unsupported opt");
+  }
+  if (!check(amt > 0 && ctx.divides(rng->src[0], amt) != nullptr, "amount can't divide the axis"))
+    return false;
+  shiftTo(rng, amt, newType, top);
+  if (append)
+    applied.push_back(o);
+  return true;
+}
+
+} // namespace mlir::tinygrad::opt
