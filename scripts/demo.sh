@@ -59,5 +59,16 @@ if [ -x "$BIN/tinygrad-run" ] && [ -f "$CORPUS/schedules.jsonl" ]; then
   done
 fi
 
+if [ -x "$BIN/tinygrad-run" ]; then
+  echo "== 6. tensor-dialect examples (examples/tensor/*.mlir): scheduled, compiled, run, beside numpy"
+  /usr/bin/python3 "$ROOT/examples/tensor/run.py" "$BUILD" || status=1
+  echo "== 7. the same in the Python Tensor front end (three lines)"
+  PYTHONPATH="$ROOT/python" TINYGRAD_MLIR_RUN="$BIN/tinygrad-run" /usr/bin/python3 -c "
+from tinygrad_mlir import Tensor
+x = Tensor([[1.0, -2.0], [3.0, 4.0]])
+print('(x @ x).relu().sum(axis=1) =', (x @ x).relu().sum(axis=1).numpy())" || status=1
+fi
+
 echo
-echo "Not built yet: tinygrad's codegen opts (apply_opts/expander), multi-device/DISK scheduling."
+echo "Not built yet: GPU targets, multi-device/DISK scheduling, the emitter's own vector<> form."
+exit ${status:-0}

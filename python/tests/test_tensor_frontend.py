@@ -127,6 +127,13 @@ class TestResults(unittest.TestCase):
     b = (a * 2).realize()
     self.assertTrue(close((b + a).numpy(), np.arange(6).reshape(2, 3) * 3))
 
+  def test_assign_updates_the_buffer_in_place(self):
+    a = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    flat = a.reshape(6)
+    a.assign(a * 2 + 1)
+    self.assertTrue(close(a.numpy(), np.arange(6).reshape(2, 3) * 2 + 1))
+    self.assertTrue(close(flat.numpy(), np.arange(6) * 2 + 1))
+
   def test_conv2d(self):
     rng = np.random.default_rng(1)
     x, w, bias = rng.standard_normal((2, 3, 6, 6), dtype=np.float32), rng.standard_normal((4, 3, 3, 3), dtype=np.float32), \

@@ -148,7 +148,7 @@ class UOp:
         if (op == "PAD" and not (0 <= o and o + s <= n)) or (op == "SHRINK" and not (0 <= o and n >= 0 and o + n <= s)):
           raise ShapeError(f"{op.lower()} {list(zip(offs, sizes))} out of range for shape {ps}")
       return sizes
-    if op == "FLIP": return ps
+    if op in ("FLIP", "AFTER", "STORE"): return ps
     if op == "REDUCE": return ps[self.arg[1]:]
     if op in UNARY: return ps
     return _broadcast_shape([s.shape for s in src])

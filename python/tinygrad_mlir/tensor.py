@@ -100,7 +100,14 @@ class Tensor:
     np = _np()
     for t, vals in zip(todo, results):
       arr = np.asarray(vals, dtype=t.dtype.np).reshape(t.shape)
-      t.uop = _buffer_view(arr, t.dtype)
+      view = t.uop.src[0] if t.uop.op == "AFTER" else None
+      base = view.src[0] if view is not None and view.op == "RESHAPE" else view
+      if base is not None and base in _host and _host[base].size == arr.size:
+        # an assign: the buffer itself changes, for every tensor that views it
+        _host[base][:] = arr.reshape(-1)
+        t.uop = view
+      else:
+        t.uop = _buffer_view(arr, t.dtype)
     return ts
 
   def realize(self):
@@ -284,6 +291,17 @@ class Tensor:
     return self.reshape(self.shape[:dim] + (1,) + self.shape[dim:])
 
   def flatten(self): return self.reshape(-1)
+
+  def assign(self, x):
+    """In-place update of a realized tensor: tinygrad's `buf.after(buf.store(x))`."""
+    x = self._ufix(x)
+    if not _is_view_of_host(self.uop) and self.uop not in _host:
+      raise RuntimeError("assign needs a realized tensor (one with storage) on the left")
+    if x.shape != self.shape: x = x._broadcast_to(self.shape)
+    if x.dtype is not self.dtype: x = x.cast(self.dtype)
+    view = self.uop
+    self.uop = UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, x.uop))))
+    return self
 
   def contiguous(self):
     if self.dtype.is_weak or self.uop.op == "CONTIGUOUS": return self
