@@ -336,6 +336,27 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     if (!buf || tgrt_buffer_copy_in(buf, 0, bytes.data(), bytes.size()) != TGRT_OK)
       return die(llvm::Twine("input '") + name + "': " + tgrt_last_error());
   }
+  // Buffers on tinygrad's PYTHON device that the record has no values for
+  // are tinygrad's RNG state, created from Python lists by the first random
+  // op after `Tensor.manual_seed(S)` (the corpus README: random programs seed
+  // with 1337 first): in creation (slot) order the key
+  // [sha256(int32 0 big-endian) mod 2^32, S] and the counter [0, 0]
+  // (tensor.py _next_counter). Any other such buffer is an error.
+  unsigned rngState = 0;
+  for (UOpRef b : llvm::ArrayRef<UOpRef>(tensorBufs).drop_front(inputs->size())) {
+    auto dev = dyn_cast_or_null<StringAttr>(sched::tgraph::paramAttr(b).getDevice());
+    if (!dev || dev.getValue() != "PYTHON")
+      continue;
+    if (dtypeName(b) != "uint32" || numel(b) != 2 || rngState >= 2)
+      return die("the record has no values for PYTHON-device buffer slot " +
+                 llvm::Twine(sched::tgraph::paramAttr(b).getSlot()) + " (" + dtypeName(b) + ")");
+    constexpr uint32_t kFirstDeviceKey = 347607321u; // sha256(b"\0\0\0\0") mod 2^32
+    uint32_t words[2] = {rngState == 0 ? kFirstDeviceKey : 0u, rngState == 0 ? opts.rngSeed : 0u};
+    tgrt_buffer *buf = bufferFor(b);
+    if (!buf || tgrt_buffer_copy_in(buf, 0, words, sizeof(words)) != TGRT_OK)
+      return die(llvm::Twine("RNG state: ") + tgrt_last_error());
+    ++rngState;
+  }
 
   // Run the LINEAR in order.
   auto t2 = Clock::now();

@@ -16,6 +16,9 @@ struct ProgramOptions {
   /// Where to write the computed outputs (a JSON array of {shape, dtype,
   /// values}); records may then leave `values` null. Empty: don't write.
   llvm::StringRef writeOutputs;
+  /// `Tensor.manual_seed` of the program's RNG state (PYTHON-device buffers
+  /// the record has no values for).
+  uint32_t rngSeed = 1337;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.

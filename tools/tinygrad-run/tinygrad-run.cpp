@@ -45,6 +45,10 @@ static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl:
 static cl::opt<std::string> writeOutputs(
     "write-outputs", cl::desc("tensor programs: write the computed outputs to this JSON file"),
     cl::value_desc("file"));
+static cl::opt<uint32_t> manualSeed(
+    "manual-seed",
+    cl::desc("tensor programs: the Tensor.manual_seed behind tinygrad's RNG state buffers (corpus: 1337)"),
+    cl::init(1337));
 static cl::opt<unsigned> showValues("show", cl::desc("print the first N output values beside tinygrad's"),
                                     cl::init(0));
 static cl::opt<std::string> kernelGraphs(
@@ -87,7 +91,7 @@ int main(int argc, char **argv) {
     die("a case file is a JSON object");
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
-                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs});
+                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 
