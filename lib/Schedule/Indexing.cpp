@@ -58,10 +58,20 @@ std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
                                              const MArg &arg,
                                              llvm::ArrayRef<UOpRef> rngs) {
   Ranges out;
+  // Only SHRINK's sizes, EXPAND and PERMUTE work on symbolic shapes for now.
+  bool symbolic = llvm::is_contained(inShape, tg::kDynamic) ||
+                  llvm::is_contained(arg.shape, tg::kDynamic);
+  for (auto [off, sz] : arg.pairs)
+    symbolic |= op == sym::Op::PAD && (off == tg::kDynamic || sz == tg::kDynamic);
+  if (symbolic && op != sym::Op::SHRINK && op != sym::Op::EXPAND && op != sym::Op::PERMUTE) {
+    ctx.errors.push_back("apply_movement_op: " + sym::getOpName(op).str() +
+                         " on a symbolic shape is not supported yet");
+    return std::nullopt;
+  }
   switch (op) {
   case sym::Op::SHRINK:
     for (size_t i = 0; i < rngs.size(); ++i)
-      out.push_back(arg.pairs[i].first == 0 ? rngs[i] : py::add(ctx, rngs[i], arg.pairs[i].first));
+      out.push_back(arg.pairs[i].first == 0 ? rngs[i] : py::add(ctx, rngs[i], arg.offsets[i]));
     return out;
   case sym::Op::PERMUTE: {
     // rngs[p] for p in argsort(perm)
