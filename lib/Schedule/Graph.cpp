@@ -245,6 +245,12 @@ std::optional<MArg> sched::margOf(UOpRef u) {
     if (!s)
       return std::nullopt;
     m.shape = *s;
+    for (unsigned i = 0; i < s->size(); ++i)
+      m.shapeNodes.push_back(shapeOperandDim(u->src[1], i));
+    if (u->op == sym::Op::RESHAPE)
+      if (auto ss = shapeOf(u->src[0]); ss && llvm::is_contained(*ss, tg::kDynamic))
+        for (unsigned i = 0; i < ss->size(); ++i)
+          m.inDims.push_back(dimOf(u->ctx(), u->src[0], i));
     return m;
   }
   case sym::Op::PAD:

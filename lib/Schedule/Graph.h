@@ -65,6 +65,9 @@ struct MArg {
   llvm::SmallVector<std::pair<int64_t, int64_t>> pairs; ///< PAD/SHRINK
   llvm::SmallVector<int64_t> perm;              ///< PERMUTE / FLIP flags
   llvm::SmallVector<UOpRef> offsets;            ///< PAD/SHRINK offsets as nodes (symbolic ones too)
+  llvm::SmallVector<UOpRef> shapeNodes;         ///< RESHAPE/EXPAND dims as nodes
+  /// The source's dims as nodes (filled by the caller for symbolic RESHAPEs).
+  llvm::SmallVector<UOpRef> inDims;
 };
 std::optional<MArg> margOf(UOpRef u);
 /// `broadcast_axes(src_shape, out_shape)`: the out axes added or expanded.
