@@ -170,23 +170,70 @@ Attribute sched::tagOf(UOpRef u) {
   return u->arg.attrs ? u->arg.attrs.get("tg.tag") : Attribute();
 }
 
-/// `as_shape` of a shape operand whose dims are all constants.
+/// `as_shape` of a shape operand: constant dims as numbers, symbolic ones
+/// (a variable or an expression) as kDynamic.
 static std::optional<Shape> constShape(UOpRef s) {
   Shape r;
-  if (s->op == sym::Op::CONST) {
-    if (!s->intVal())
+  auto dim = [](UOpRef e) -> int64_t {
+    return e->intVal() ? static_cast<int64_t>(*e->intVal()) : tg::kDynamic;
+  };
+  if (s->op != sym::Op::STACK) {
+    if (!isInt(s->dtype))
       return std::nullopt;
-    r.push_back(static_cast<int64_t>(*s->intVal()));
+    r.push_back(dim(s));
     return r;
   }
-  if (s->op != sym::Op::STACK)
-    return std::nullopt;
   for (UOpRef e : s->src) {
-    if (!e->intVal())
+    if (!isInt(e->dtype))
       return std::nullopt;
-    r.push_back(static_cast<int64_t>(*e->intVal()));
+    r.push_back(dim(e));
   }
   return r;
+}
+
+/// The node of dim `i` of a shape operand.
+static UOpRef shapeOperandDim(UOpRef s, unsigned i) {
+  return s->op == sym::Op::STACK ? s->src[i] : s;
+}
+
+UOpRef sched::dimOf(Context &ctx, UOpRef u, unsigned i) {
+  auto s = shapeOf(u);
+  if (!s || i >= s->size())
+    return nullptr;
+  if ((*s)[i] != tg::kDynamic)
+    return ctx.constInt((*s)[i]);
+  // follow tinygrad's _shape rules to the operand that holds the dim
+  switch (u->op) {
+  case sym::Op::RESHAPE:
+  case sym::Op::EXPAND:
+    return shapeOperandDim(u->src[1], i);
+  case sym::Op::PAD:
+  case sym::Op::SHRINK:
+    return shapeOperandDim(u->src[2], i);
+  case sym::Op::PARAM:
+  case sym::Op::BUFFER:
+    return shapeOperandDim(u->src[0], i);
+  case sym::Op::PERMUTE:
+    if (auto m = margOf(u))
+      return dimOf(ctx, u->src[0], m->perm[i]);
+    return nullptr;
+  case sym::Op::REDUCE:
+    if (auto n = u->arg.attrs ? dyn_cast_or_null<IntegerAttr>(u->arg.attrs.get("n")) : IntegerAttr())
+      return dimOf(ctx, u->src[0], i + n.getInt());
+    return nullptr;
+  default:
+    break;
+  }
+  // elementwise and pass-through ops: a source with this dim, right-aligned
+  for (UOpRef src : u->src) {
+    auto ss = shapeOf(src);
+    if (!ss || ss->size() + i < s->size())
+      continue;
+    unsigned j = i - (s->size() - ss->size());
+    if ((*ss)[j] == tg::kDynamic)
+      return dimOf(ctx, src, j);
+  }
+  return nullptr;
 }
 
 std::optional<MArg> sched::margOf(UOpRef u) {
@@ -198,6 +245,12 @@ std::optional<MArg> sched::margOf(UOpRef u) {
     if (!s)
       return std::nullopt;
     m.shape = *s;
+    for (unsigned i = 0; i < s->size(); ++i)
+      m.shapeNodes.push_back(shapeOperandDim(u->src[1], i));
+    if (u->op == sym::Op::RESHAPE)
+      if (auto ss = shapeOf(u->src[0]); ss && llvm::is_contained(*ss, tg::kDynamic))
+        for (unsigned i = 0; i < ss->size(); ++i)
+          m.inDims.push_back(dimOf(u->ctx(), u->src[0], i));
     return m;
   }
   case sym::Op::PAD:
@@ -205,8 +258,10 @@ std::optional<MArg> sched::margOf(UOpRef u) {
     auto a = constShape(u->src[1]), b = constShape(u->src[2]);
     if (!a || !b || a->size() != b->size())
       return std::nullopt;
-    for (size_t i = 0; i < a->size(); ++i)
+    for (size_t i = 0; i < a->size(); ++i) {
       m.pairs.push_back({(*a)[i], (*b)[i]});
+      m.offsets.push_back(shapeOperandDim(u->src[1], i));
+    }
     return m;
   }
   case sym::Op::PERMUTE:

@@ -33,6 +33,9 @@ using Ranges = llvm::SmallVector<UOpRef, 4>;
 /// tinygrad's `_shape`: nullopt for ops without one (SINK, CALL, ...).
 /// STORE/END/AFTER pass their first source's shape through, as tinygrad's do.
 std::optional<Shape> shapeOf(UOpRef u);
+/// Dim `i` of u's shape as a node: a CONST, or the symbolic expression
+/// tinygrad's `_shape` gives it; null when it cannot be found.
+UOpRef dimOf(Context &ctx, UOpRef u, unsigned i);
 /// `x.base`: through movement ops and DETACH.
 UOpRef baseOf(UOpRef u);
 /// `x.device` as its attribute (a string or an array of strings), or null.
@@ -61,6 +64,10 @@ struct MArg {
   Shape shape;                                  ///< RESHAPE/EXPAND
   llvm::SmallVector<std::pair<int64_t, int64_t>> pairs; ///< PAD/SHRINK
   llvm::SmallVector<int64_t> perm;              ///< PERMUTE / FLIP flags
+  llvm::SmallVector<UOpRef> offsets;            ///< PAD/SHRINK offsets as nodes (symbolic ones too)
+  llvm::SmallVector<UOpRef> shapeNodes;         ///< RESHAPE/EXPAND dims as nodes
+  /// The source's dims as nodes (filled by the caller for symbolic RESHAPEs).
+  llvm::SmallVector<UOpRef> inDims;
 };
 std::optional<MArg> margOf(UOpRef u);
 /// `broadcast_axes(src_shape, out_shape)`: the out axes added or expanded.

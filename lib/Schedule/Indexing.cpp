@@ -27,24 +27,38 @@ static const sym::PatternMatcher &reshapeMatcher() {
   return pm;
 }
 
+/// A tinygrad sint: a Python int, or a node for a symbolic size.
+struct SInt {
+  int64_t v = 0;
+  UOpRef u = nullptr;
+};
+
 /// _apply_reshape: flatten the output ranges row-major, split the linear
-/// index over the input dims, simplify.
-static std::optional<Ranges> applyReshape(Context &ctx, llvm::ArrayRef<int64_t> inShape,
-                                          llvm::ArrayRef<int64_t> outShape,
+/// index over the input dims, simplify. Python's int/UOp operator mix is
+/// kept exactly (`acc*src` is MUL(CONST, src) while acc is an int).
+static std::optional<Ranges> applyReshape(Context &ctx, llvm::ArrayRef<SInt> inShape,
+                                          llvm::ArrayRef<SInt> outShape,
                                           llvm::ArrayRef<UOpRef> rngs) {
-  int64_t acc = 1;
+  SInt acc{1, nullptr};
   llvm::SmallVector<UOpRef, 4> axesIn;
   for (size_t i = outShape.size(); i-- > 0;) {
-    axesIn.push_back(py::rmul(ctx, acc, rngs[i]));
-    acc *= outShape[i];
+    axesIn.push_back(acc.u ? py::mul(ctx, acc.u, rngs[i]) : py::rmul(ctx, acc.v, rngs[i]));
+    const SInt &s = outShape[i];
+    if (!acc.u && !s.u)
+      acc.v *= s.v;
+    else if (!acc.u)
+      acc.u = py::rmul(ctx, acc.v, s.u);
+    else
+      acc.u = s.u ? py::mul(ctx, acc.u, s.u) : py::mul(ctx, acc.u, s.v);
   }
   UOpRef combined = py::ic(ctx, 0);
   for (UOpRef a : axesIn)
     combined = py::add(ctx, combined, a);
   llvm::SmallVector<UOpRef, 4> axesOut;
   for (size_t i = inShape.size(); i-- > 0;) {
-    axesOut.push_back(py::mod(ctx, combined, inShape[i]));
-    combined = py::floordiv(ctx, combined, inShape[i]);
+    const SInt &s = inShape[i];
+    axesOut.push_back(s.u ? py::mod(ctx, combined, s.u) : py::mod(ctx, combined, s.v));
+    combined = s.u ? py::floordiv(ctx, combined, s.u) : py::floordiv(ctx, combined, s.v);
   }
   std::reverse(axesOut.begin(), axesOut.end());
   UOpRef s = sym::graphRewrite(ctx, sink(ctx, axesOut), reshapeMatcher());
@@ -53,15 +67,42 @@ static std::optional<Ranges> applyReshape(Context &ctx, llvm::ArrayRef<int64_t> 
   return Ranges(s->src.begin(), s->src.end());
 }
 
+/// Dims as sints: static ones as numbers, symbolic ones from their nodes.
+static std::optional<llvm::SmallVector<SInt>> sints(llvm::ArrayRef<int64_t> dims,
+                                                    llvm::ArrayRef<UOpRef> nodes) {
+  llvm::SmallVector<SInt> r;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] != tg::kDynamic) {
+      r.push_back({dims[i], nullptr});
+      continue;
+    }
+    if (i >= nodes.size() || !nodes[i])
+      return std::nullopt;
+    r.push_back({0, nodes[i]});
+  }
+  return r;
+}
+
 std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
                                              llvm::ArrayRef<int64_t> inShape,
                                              const MArg &arg,
                                              llvm::ArrayRef<UOpRef> rngs) {
   Ranges out;
+  // Only SHRINK's sizes, EXPAND and PERMUTE work on symbolic shapes for now.
+  bool symbolic = llvm::is_contained(inShape, tg::kDynamic) ||
+                  llvm::is_contained(arg.shape, tg::kDynamic);
+  for (auto [off, sz] : arg.pairs)
+    symbolic |= op == sym::Op::PAD && (off == tg::kDynamic || sz == tg::kDynamic);
+  if (symbolic && op != sym::Op::SHRINK && op != sym::Op::EXPAND && op != sym::Op::PERMUTE &&
+      op != sym::Op::RESHAPE) {
+    ctx.errors.push_back("apply_movement_op: " + sym::getOpName(op).str() +
+                         " on a symbolic shape is not supported yet");
+    return std::nullopt;
+  }
   switch (op) {
   case sym::Op::SHRINK:
     for (size_t i = 0; i < rngs.size(); ++i)
-      out.push_back(arg.pairs[i].first == 0 ? rngs[i] : py::add(ctx, rngs[i], arg.pairs[i].first));
+      out.push_back(arg.pairs[i].first == 0 ? rngs[i] : py::add(ctx, rngs[i], arg.offsets[i]));
     return out;
   case sym::Op::PERMUTE: {
     // rngs[p] for p in argsort(perm)
@@ -119,7 +160,12 @@ std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
       inv[ph] = r;
     }
     UOpRef ph = sym::substitute(ctx, s, sub);
-    auto r = applyReshape(ctx, inShape, arg.shape, ph->src);
+    auto in = sints(inShape, arg.inDims), outS = sints(arg.shape, arg.shapeNodes);
+    if (!in || !outS) {
+      ctx.errors.push_back("apply_movement_op: RESHAPE with a symbolic size that cannot be found");
+      return std::nullopt;
+    }
+    auto r = applyReshape(ctx, *in, *outS, ph->src);
     if (!r)
       return std::nullopt;
     UOpRef back = sym::substitute(ctx, sink(ctx, *r), inv);

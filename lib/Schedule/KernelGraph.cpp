@@ -7,25 +7,9 @@ using namespace mlir;
 using namespace mlir::tinygrad;
 using namespace mlir::tinygrad::sched;
 
-/// Shapes must be static here: symbolic dims are `?` in the MLIR types and
-/// the steps below read shapes as numbers.
-static bool checkStaticShapes(Context &ctx, UOpRef sink) {
-  for (UOpRef u : toposort(sink)) {
-    auto s = shapeOf(u);
-    if (s && llvm::is_contained(*s, tg::kDynamic)) {
-      fail(ctx, "get_kernel_graph", sym::getOpName(u->op) +
-                                        " has a symbolic shape; symbolic shapes are not supported yet");
-      return false;
-    }
-  }
-  return true;
-}
-
 UOpRef sched::getKernelGraph(Context &ctx, UOpRef sink) {
   if (!sink || sink->op != sym::Op::SINK)
     return fail(ctx, "get_kernel_graph", "expected the SINK body of a CALL");
-  if (!checkStaticShapes(ctx, sink))
-    return nullptr;
   ScopedRangeCache cache;
   // multi_pm: single-device graphs pass through unchanged.
   UOpRef t = sym::graphRewriteBottomUp(ctx, sink, pmMops() + earliestRewrites());

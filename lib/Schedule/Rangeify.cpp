@@ -37,6 +37,21 @@ struct IndexingContext {
       return ctx.constInt(0);
     return range(ctx, s, rangeIdx++, at);
   }
+  /// new_range for dim `i` of `x`, which may be symbolic (a RANGE over the
+  /// dim's expression).
+  UOpRef newRange(UOpRef x, unsigned i, tg::AxisType at = tg::AxisType::Weak) {
+    auto s = shapeOf(x);
+    if ((*s)[i] != tg::kDynamic)
+      return newRange((*s)[i], at);
+    UOpRef d = dimOf(ctx, x, i);
+    if (!d) {
+      fail(ctx, "rangeify", "cannot find the symbolic size of dim " + llvm::Twine(i) + " of " +
+                                sym::getOpName(x->op));
+      d = ctx.constInt(1);
+    }
+    UOpRef r = range(ctx, 1, rangeIdx++, at);
+    return ctx.get(sym::Op::RANGE, r->type, {sym::rules::py::cast(ctx, d, DType::WeakInt)}, r->arg);
+  }
 };
 
 bool alwaysContiguous(sym::Op op) {
@@ -348,8 +363,8 @@ bool assignRanges(IndexingContext &rctx, llvm::ArrayRef<UOpRef> topo) {
         return false;
       }
       llvm::SmallVector<unsigned> axes;
-      for (auto [i, s] : llvm::enumerate(*xshape)) {
-        outR.push_back(rctx.newRange(s));
+      for (unsigned i = 0; i < xshape->size(); ++i) {
+        outR.push_back(rctx.newRange(x, i));
         axes.push_back(i);
       }
       endX.clear();
@@ -382,7 +397,7 @@ bool assignRanges(IndexingContext &rctx, llvm::ArrayRef<UOpRef> topo) {
             fail(ctx, "rangeify", "multi-consumer " + sym::getOpName(x->op) + " has no shape");
             return false;
           }
-          outR.push_back(rctx.newRange((*xshape)[i]));
+          outR.push_back(rctx.newRange(x, i));
           axes.push_back(i);
         }
       }
@@ -403,7 +418,7 @@ bool assignRanges(IndexingContext &rctx, llvm::ArrayRef<UOpRef> topo) {
         rctx.realize[x] = axes;
         for (unsigned i = 0; i < outR.size(); ++i)
           if (llvm::is_contained(axes, i))
-            outR[i] = rctx.newRange((*xshape)[i]);
+            outR[i] = rctx.newRange(x, i);
       }
     }
     endX.append(bcastEnding);
@@ -436,7 +451,7 @@ bool assignRanges(IndexingContext &rctx, llvm::ArrayRef<UOpRef> topo) {
         auto ss = shapeOf(x->src[0]);
         Ranges red;
         for (int64_t i = 0; i < nred; ++i)
-          red.push_back(rctx.newRange((*ss)[i], tg::AxisType::Reduce));
+          red.push_back(rctx.newRange(x->src[0], i, tg::AxisType::Reduce));
         red.append(outR);
         inR = red;
       }

@@ -10,6 +10,7 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "tinygrad/Symbolic/UOp.h"
 #include "gtest/gtest.h"
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::tinygrad;
@@ -77,6 +78,27 @@ TEST_F(DriverTest, RuleCyclesAreReportedNotLoopedOn) {
   EXPECT_EQ(graphRewrite(ctx, e, pm), nullptr);
   ASSERT_FALSE(ctx.errors.empty());
   EXPECT_NE(ctx.errors.front().find("graph_rewrite"), std::string::npos);
+}
+
+/// Records the PARAMs in the order the bottom-up walk meets them.
+UOpRef recordParam(pat::Match &m) {
+  m.state<std::vector<UOpRef>>().push_back(m.root);
+  return nullptr;
+}
+
+TEST_F(DriverTest, BottomUpVisitsInTinygradsStackOrder) {
+  // tinygrad's unified_rewrite does not push a node that is already on the
+  // stack: in (a*2 + b) + a the root's `a` stays below, so `b` is met first.
+  // Stateful rules (the kernel split numbers buffers and ranges as it meets
+  // them) depend on this order.
+  PatternMatcher pm = {{"record", pat::op(Op::PARAM), recordParam}};
+  UOpRef a = ctx.variable("a", 0, 8), b = ctx.variable("b", 0, 8);
+  UOpRef e = ctx.add(ctx.add(ctx.mul(a, 2), b), a);
+  std::vector<UOpRef> order;
+  ASSERT_NE(graphRewriteBottomUp(ctx, e, pm, &order), nullptr);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], b);
+  EXPECT_EQ(order[1], a);
 }
 
 TEST_F(DriverTest, DivisionByZeroIsAnErrorNotACrash) {
