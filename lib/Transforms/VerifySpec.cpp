@@ -10,6 +10,7 @@
 // validate_index therefore accepts, as it does there.
 //
 //===----------------------------------------------------------------------===//
+#include "llvm/ADT/DenseSet.h"
 #include "tinygrad/Dialect/HCQ/IR/HCQ.h"
 #include "tinygrad/Dialect/TG/IR/OpTable.h"
 #include "tinygrad/Dialect/TG/IR/TG.h"
@@ -564,9 +565,30 @@ struct VerifySpecPass
           << "' (expected shared, tensor, program, hcq, kernel_graph or full)";
       return signalPassFailure();
     }
+    // spec_kernel_graph is checked as tinygrad checks it, with
+    // enter_calls=False: a kernel's body (a CALL's first operand) is not part
+    // of the kernel graph, unless the graph also reaches a node outside it.
+    llvm::DenseSet<Operation *> graphOps;
+    bool skipBodies = phase == "kernel_graph";
+    if (skipBodies) {
+      SmallVector<Operation *> stack;
+      getOperation()->walk([&](Operation *op) {
+        if (isGraphUOp(op) && op->use_empty())
+          stack.push_back(op);
+      });
+      while (!stack.empty()) {
+        Operation *op = stack.pop_back_val();
+        if (!graphOps.insert(op).second)
+          continue;
+        bool isCall = uop(op) == "CALL";
+        for (auto [i, v] : llvm::enumerate(op->getOperands()))
+          if (Operation *def = v.getDefiningOp(); def && !(isCall && i == 0))
+            stack.push_back(def);
+      }
+    }
     bool failed = false;
     getOperation()->walk([&](Operation *op) {
-      if (!isGraphUOp(op))
+      if (!isGraphUOp(op) || (skipBodies && !graphOps.contains(op)))
         return;
       for (ArrayRef<Rule> rules : *spec) {
         for (const Rule &rule : rules) {

@@ -69,7 +69,7 @@
 // -----
 
 // spec_kernel_graph.call: a kernel CALL's body is SINK/LINEAR/PROGRAM/CUSTOM_FUNCTION.
-// expected-error @+1 {{spec_kernel_graph: no rule accepts NOOP with operands () in this phase}}
+// The body itself is not checked (tinygrad verifies with enter_calls=False).
 %n = tg.noop : () -> !tg.void
 // expected-error @+1 {{spec_kernel_graph: no rule accepts CALL with operands (NOOP) in this phase}}
 %c = tg.call %n() : (!tg.void) -> !tg.void

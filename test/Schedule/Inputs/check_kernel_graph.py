@@ -72,7 +72,8 @@ def run(bin_dir, call, tmp):
   imp = subprocess.run([os.path.join(bin_dir, "tinygrad-translate"), "--import-tinygrad-json", tmp],
                        capture_output=True, text=True)
   if imp.returncode: return None, "import: " + imp.stderr.strip()
-  opt = subprocess.run([os.path.join(bin_dir, "tinygrad-opt"), "--tg-kernel-graph"],
+  # tinygrad type-verifies the kernel graph with spec_kernel_graph (enter_calls=False) as it returns it
+  opt = subprocess.run([os.path.join(bin_dir, "tinygrad-opt"), "--tg-kernel-graph", "--tg-verify-spec=phase=kernel_graph"],
                        input=imp.stdout, capture_output=True, text=True)
   if opt.returncode: return None, " ".join(opt.stderr.split())[:400]
   exp = subprocess.run([os.path.join(bin_dir, "tinygrad-translate"), "--export-tinygrad-json"],
