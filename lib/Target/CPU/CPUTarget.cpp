@@ -2,6 +2,7 @@
 #include "tinygrad/Target/CPU/CPUTarget.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -59,10 +60,29 @@ struct ApproximateMathPass : PassWrapper<ApproximateMathPass, OperationPass<>> {
   }
 };
 
+/// bf16 conversions as integer bit operations (round to nearest even, NaN
+/// kept quiet): LLVM lowers them to compiler-rt calls (__truncsfbf2) on
+/// hosts without native bf16 converts, which tinygrad's loader cannot link.
+struct ExpandBF16Pass : PassWrapper<ExpandBF16Pass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBF16Pass)
+  StringRef getArgument() const override { return "tg-expand-bf16"; }
+  StringRef getDescription() const override {
+    return "Expand bf16 extf/truncf into integer operations (no compiler-rt calls)";
+  }
+  void getDependentDialects(DialectRegistry &r) const override { r.insert<arith::ArithDialect>(); }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 } // namespace
 
 void buildStandardToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(std::make_unique<ApproximateMathPass>());
+  pm.addPass(std::make_unique<ExpandBF16Pass>());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
@@ -78,6 +98,7 @@ void buildStandardToLLVMPipeline(OpPassManager &pm) {
 
 void registerCPUPasses() {
   PassRegistration<ApproximateMathPass>();
+  PassRegistration<ExpandBF16Pass>();
 }
 
 std::string hostCPUDescription() {
