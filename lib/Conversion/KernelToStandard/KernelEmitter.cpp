@@ -919,15 +919,27 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   SmallVector<UOpRef> topo;
   opt::toposort(sink, topo);
   SmallVector<UOpRef> bufs, vars;
-  llvm::DenseSet<UOpRef> storeAddrs;
+  // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
+  // a LOAD's an in). Loads are implicit here: an INDEX is read wherever it is
+  // used other than as a store's address, and one interned INDEX can be both
+  // (`x[0] = x[0] + y[0]`).
+  llvm::DenseSet<UOpRef> storeAddrCasts;
   for (UOpRef u : topo)
-    if (u->op == K::STORE && !u->src.empty())
-      storeAddrs.insert(u->src[0]->op == K::CAST ? u->src[0]->src[0] : u->src[0]);
+    if (u->op == K::STORE && !u->src.empty() && u->src[0]->op == K::CAST)
+      storeAddrCasts.insert(u->src[0]);
+  auto paramIndex = [](UOpRef x) {
+    return x->op == K::INDEX && !x->src.empty() && x->src[0]->op == K::PARAM ? x : nullptr;
+  };
   for (UOpRef u : topo) {
     if (u->op == K::PARAM)
       (u->param().isALU ? vars : bufs).push_back(u);
-    if (u->op == K::INDEX && u->src[0]->op == K::PARAM)
-      (storeAddrs.count(u) ? sig.outs : sig.ins).push_back(u->src[0]->param().slot);
+    for (auto [i, s] : llvm::enumerate(u->src)) {
+      UOpRef idx = paramIndex(s);
+      if (!idx)
+        continue;
+      bool isAddress = (u->op == K::STORE && i == 0) || storeAddrCasts.count(u);
+      (isAddress ? sig.outs : sig.ins).push_back(idx->src[0]->param().slot);
+    }
   }
   llvm::sort(bufs, [](UOpRef a, UOpRef c) { return a->param().slot < c->param().slot; });
   for (auto *v : {&sig.outs, &sig.ins}) {
