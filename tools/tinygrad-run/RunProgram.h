@@ -9,7 +9,7 @@ namespace tgrun {
 struct ProgramOptions {
   llvm::StringRef casePath;
   /// JSONL of kernel graphs by program id (python/tools/export_schedules.py),
-  /// used while our own kernel graph does not exist.
+  /// used instead of ours to compare the rest of the pipeline on them.
   llvm::StringRef kernelGraphs;
   bool json = false;
   unsigned showValues = 0;

@@ -54,7 +54,7 @@ static cl::opt<unsigned> showValues("show", cl::desc("print the first N output v
 static cl::opt<std::string> kernelGraphs(
     "kernel-graphs",
     cl::desc("tensor programs: tinygrad's kernel graphs by program id (JSONL from "
-             "python/tools/export_schedules.py), used until our rangeify exists"),
+             "python/tools/export_schedules.py) instead of ours, to compare"),
     cl::init(""));
 static cl::opt<std::string> optsMode(
     "opts", cl::desc("whose heuristic picks the kernel opts: ours, tinygrad or none (default: TG_OPTS, else ours)"),
