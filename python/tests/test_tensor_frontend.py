@@ -64,8 +64,9 @@ PROGRAMS = {
 }
 
 
-def load_records():
+def load_records(test):
   path = os.path.join(CORPUS, "schedules.jsonl")
+  if not os.path.exists(path): test.skipTest(f"corpus {path} not found (set TG_CORPUS_DIR)")
   with open(path) as f:
     return {r["id"]: r for r in map(json.loads, f)}
 
@@ -95,7 +96,7 @@ def close(got, want, rtol=1e-4, atol=1e-5):
 
 class TestGraphsAreTinygrads(unittest.TestCase):
   def test_corpus_programs(self):
-    recs = load_records()
+    recs = load_records(self)
     for pid, (ours, _) in PROGRAMS.items():
       with self.subTest(program=pid):
         _, ts = inputs_of(recs[pid])
@@ -105,7 +106,7 @@ class TestGraphsAreTinygrads(unittest.TestCase):
 
 class TestResults(unittest.TestCase):
   def test_corpus_programs_match_tinygrad_and_numpy(self):
-    recs = load_records()
+    recs = load_records(self)
     for pid, (ours, ref) in PROGRAMS.items():
       with self.subTest(program=pid):
         rec = recs[pid]
@@ -113,7 +114,9 @@ class TestResults(unittest.TestCase):
         got = ours(*ts).numpy()
         out = rec["outputs"][0]
         want = np.array(out["values"], dtype=getattr(dtypes, out["dtype"]).np).reshape(out["shape"])
-        self.assertTrue(close(got, want, rtol=2e-3 if got.dtype == np.float16 else 1e-5), f"{got} vs tinygrad {want}")
+        # the corpus suites' rule: 1e-5 relative (fp16: 2e-3), and an absolute floor of 1e-6 for values near 0
+        self.assertTrue(close(got, want, rtol=2e-3 if got.dtype == np.float16 else 1e-5, atol=1e-6),
+                        f"{got} vs tinygrad {want}")
         if ref is not None:
           self.assertTrue(close(got, ref(*arrs), rtol=2e-3 if got.dtype == np.float16 else 1e-4), f"{got} vs numpy")
 
