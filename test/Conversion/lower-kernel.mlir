@@ -4,6 +4,7 @@
 // a.sum(1, keepdim=True) over an 8x12 float32 buffer (tinygrad's AST).
 // The loop-invariant row offset is hoisted out of the reduce loop, the
 // accumulator is a stack slot, the store sits after the reduce loop.
+// `opts_to_apply = []` keeps the loop (the heuristic would unroll all 12).
 // CHECK-LABEL: func.func @test(%{{.*}}: memref<8xf32> {llvm.noalias}, %{{.*}}: memref<96xf32> {llvm.noalias})
 // CHECK-SAME: tg.globals = [0, 1], tg.ins = [1], tg.outs = [0]
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
@@ -33,4 +34,4 @@
 %11 = tgt.reduce <add> 0 %10 ranges(%8 : !tg.weakint) : tensor<f32, #tg.addrspace<global>>
 %12 = tgk.store %11, %3 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
 %13 = tgk.end %12, %2 : !tg.void, !tg.weakint
-%14 = tg.sink(%13) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = []>} : !tg.void
+%14 = tg.sink(%13) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void

@@ -13,6 +13,7 @@
 
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
+#include "tinygrad/Codegen/Simplify.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,12 +63,17 @@ Type memoryType(MLIRContext *ctx, DType dt) {
 bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
 bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 
-int64_t axisId(UOpRef r) {
-  if (r->arg.attrs)
-    if (auto ids = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
-      if (!ids.empty())
-        return ids[0];
-  return 0;
+/// tinygrad orders ranges by their arg tuple: axis ids compared as a whole
+/// (a split range's parts share their first id).
+bool rangeIdsLess(UOpRef a, UOpRef b) {
+  auto ids = [](UOpRef r) -> llvm::ArrayRef<int64_t> {
+    if (r->arg.attrs)
+      if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
+        return a.asArrayRef();
+    return {};
+  };
+  llvm::ArrayRef<int64_t> x = ids(a), y = ids(b);
+  return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
 }
 
 class Emitter {
@@ -240,7 +246,7 @@ SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
   for (UOpRef r : rangesOf(u))
     if (isLaneRange(r))
       out.push_back(r);
-  llvm::sort(out, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  llvm::stable_sort(out, rangeIdsLess);
   return laneShapes[u] = out;
 }
 
@@ -548,7 +554,7 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
     }
     (isLaneRange(r) ? folded : loops).push_back(r);
   }
-  llvm::sort(loops, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  llvm::stable_sort(loops, rangeIdsLess);
   SmallVector<UOpRef, 2> outShape = laneShape(u);
   unsigned nOut = numLanes(outShape), nFold = numLanes(folded);
   // For each output lane and folded lane, the source lane.
@@ -882,7 +888,7 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
     for (UOpRef r : closedRanges(u))
       if (scopeOf(r) < 0 && !isLaneRange(r))
         rs.push_back(r);
-    llvm::sort(rs, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+    llvm::stable_sort(rs, rangeIdsLess);
     size_t base = scopes.size();
     for (UOpRef r : rs) {
       openLoop(r, scopes.size() - 1);
@@ -1029,7 +1035,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   sym::Context &ctx = kernel->ctx();
   // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
   // target lacks, decomposed as tinygrad does.
-  sym::UOpRef k = sym::graphRewrite(ctx, kernel, sym::symMoveWhereOnLoad());
+  // full_rewrite_to_sink's order: split ranges, initial symbolic, simplify
+  // ranges, apply_opts, postopt symbolic.
+  sym::UOpRef k = codegen::preOptRewrites(ctx, kernel);
   SmallVector<opt::Opt> applied;
   if (k) {
     opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
@@ -1039,7 +1047,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
       mlir::emitError(loc, "apply_opts: ") << why;
       return failure();
     }
-    k = opt::lowerThreadRanges(ctx, k);
+    k = codegen::postOptSymbolic(ctx, k);
+    if (k)
+      k = opt::lowerThreadRanges(ctx, k);
   }
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
