@@ -1,6 +1,6 @@
 """The Tensor front end: its graphs against tinygrad's (the corpus records' tensor_graph), and its
 results against numpy's, on the corpus programs rewritten in it and on randomly generated programs.
-Running needs the built tinygrad-run (make build)."""
+Running needs the built C API library (make build): realize() runs in this process through it."""
 import json
 import os
 import random

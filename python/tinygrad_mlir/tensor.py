@@ -4,18 +4,23 @@ Operations build a tinygrad tensor graph lazily (the same UOp forms tinygrad's
 mixins build at commit a9069c17: implicit broadcasting in ALU ops, EXPAND that
 prepends, REDUCE over the leading axes after a PERMUTE, weak constants);
 `realize()` / `.numpy()` hand the graph to our scheduler, which compiles every
-kernel through our CPU pipeline and runs them through our runtime.
+kernel through our CPU pipeline and runs them through our runtime, all in this
+process through the C API (capi.TensorProgram). Scheduling and compiling a
+program shows a progress bar on stderr when it has many kernels and stderr is a
+terminal (TINYGRAD_MLIR_PROGRESS=1: always, =0: never).
 
     from tinygrad_mlir import Tensor
     x = Tensor([[1.0, 2.0], [3.0, 4.0]])
     print((x @ x).relu().sum(axis=1).numpy())
 """
 import itertools
+import json
 import math
+import threading
 
-from . import graph
+from . import capi, graph
 from .graph import UOp, dtypes, least_upper_dtype, least_upper_float, strong_dtype, sum_acc_dtype, weak_dtype
-from .runner import run_program
+from .progress import ProgressBar
 
 _slots = itertools.count(0)
 _host = {}  # buffer UOp -> numpy array holding its contents
@@ -85,21 +90,11 @@ class Tensor:
       if t.dtype.is_weak: raise RuntimeError("cannot realize a weak dtype; cast to a concrete dtype first")
     if not todo: return ts
     sink = UOp("SINK", dtypes.void, tuple(t.uop for t in todo))
-    bufs = sorted((u for u in graph.toposort(sink) if u.op == "BUFFER"), key=lambda u: u.arg[0])
-    for b in bufs:
+    bufs = {u.arg[0]: u for u in graph.toposort(sink) if u.op == "BUFFER"}
+    for b in bufs.values():
       if b not in _host: raise RuntimeError("a buffer of the graph has no contents")
-    record = {
-      "id": "frontend", "format_version": 1,
-      "inputs": [{"name": f"buf{b.arg[0]}", "shape": [b.shape[0]], "dtype": b.arg[1].name,
-                  "values": _host[b].reshape(-1).tolist()} for b in bufs],
-      "tensor_graph": graph.to_json(sink),
-      "outputs": [{"shape": list(t.shape), "dtype": t.dtype.name, "values": None} for t in todo],
-      "var_vals": {},
-    }
-    results = run_program(record)
-    np = _np()
-    for t, vals in zip(todo, results):
-      arr = np.asarray(vals, dtype=t.dtype.np).reshape(t.shape)
+    results = _run(sink, bufs)
+    for t, arr in zip(todo, results):
       view = t.uop.src[0] if t.uop.op == "AFTER" else None
       base = view.src[0] if view is not None and view.op == "RESHAPE" else view
       if base is not None and base in _host and _host[base].size == arr.size:
@@ -404,6 +399,36 @@ class Tensor:
         term = (tap * wt).sum(2)
         out = term if out is None else out + term
     return out if bias is None else out + bias.reshape(1, o, 1, 1)
+
+
+_compiler = threading.local()  # a C API context per thread: contexts serialize their calls
+
+
+def _context():
+  ctx = getattr(_compiler, "ctx", None)
+  if ctx is None: ctx = _compiler.ctx = capi.Context()
+  return ctx
+
+
+def _run(sink, bufs):
+  """Schedule, compile and run the program `sink` over the host buffers `bufs` (slot -> BUFFER) in
+  this process; the realized tensors as numpy arrays."""
+  np = _np()
+  mod = _context().import_json(json.dumps(graph.to_json(sink)), name="<tensor program>")
+  try:
+    bar = ProgressBar("tinygrad-mlir", min_total=16)  # on a terminal, only programs that take a while
+    try:
+      prog = mod.program(progress=bar.update)
+    finally:
+      bar.close()
+  finally:
+    mod.close()
+  with prog:
+    for i, b in enumerate(prog.buffers):
+      prog.set_buffer(i, _host[bufs[b["slot"]]].tobytes())
+    prog.run()
+    return [np.frombuffer(prog.read_output(i), dtype=getattr(dtypes, o["dtype"]).np).reshape(o["shape"]).copy()
+            for i, o in enumerate(prog.outputs)]
 
 
 def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
