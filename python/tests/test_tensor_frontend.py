@@ -61,6 +61,26 @@ PROGRAMS = {
   "mv_permute": (lambda a: a.permute(2, 0, 1).contiguous(), lambda a: a.transpose(2, 0, 1)),
   "mv_reshape_expand": (lambda a: a.reshape(2, 3).unsqueeze(0).expand(4, 2, 3).contiguous(),
                         lambda a: np.broadcast_to(a.reshape(1, 2, 3), (4, 2, 3))),
+  "un_tanh": (lambda a: a.tanh(), np.tanh),
+  "un_gelu": (lambda a: a.gelu(), lambda a: 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a ** 3)))),
+  "un_rounding": (lambda a: Tensor.stack(a.abs(), a.floor(), a.ceil(), a.trunc(), a.round()),
+                  lambda a: np.stack([np.abs(a), np.floor(a), np.ceil(a), np.trunc(a), np.round(a)])),
+  "un_specials": (lambda a: Tensor.stack(a.exp2(), a.log2(), a.sqrt(), a.reciprocal(), a.sin()),
+                  # tinygrad's log2 (and ours) reads a subnormal input as zero: log2(-1e-40) is -inf, not nan
+                  lambda a: np.stack([np.exp2(a), np.log2(np.where(np.abs(a) < np.finfo(np.float32).tiny, 0, a)),
+                                      np.sqrt(a), 1 / a, np.sin(a)])),
+  "cast_u8_normalize": (lambda a: a.cast(dtypes.float32) / 255.0, lambda a: a.astype(np.float32) / 255),
+  "cast_i32_u8": (lambda a: a.cast(dtypes.uint8), lambda a: a.astype(np.uint8)),
+  "cast_i8_f16": (lambda a: a.cast(dtypes.float16) + 0.5, lambda a: a.astype(np.float16) + np.float16(0.5)),
+  "cast_f16_i32": (lambda a: a.cast(dtypes.int32), lambda a: a.astype(np.int32)),
+  "bitcast_f32_i32": (lambda a: (a + 1).bitcast(dtypes.int32), lambda a: (a + np.float32(1)).view(np.int32)),
+  "int_truncdiv_fmod": (lambda a, b: Tensor.stack(a.div(b, rounding_mode="trunc"), a.fmod(b)),
+                        lambda a, b: np.stack([np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b), np.fmod(a, b)])),
+  "uint32_div_mod_pow2": (lambda a: (a // 8) + (a % 16), lambda a: a // 8 + a % 16),
+  "bitwise_i32": (lambda a, b: Tensor.stack(a & b, a | b, a ^ b), lambda a, b: np.stack([a & b, a | b, a ^ b])),
+  "bitwise_shift_u8": (lambda a: (a << 2) ^ (a >> 1), lambda a: (a << np.uint8(2)) ^ (a >> np.uint8(1))),
+  "bitwise_not_i32": (lambda a: ~a, lambda a: ~a),
+  "bool_logic": (lambda a, b: (a & b) | (a.logical_not() ^ b), lambda a, b: (a & b) | (~a ^ b)),
 }
 
 

@@ -130,7 +130,9 @@ class UOp:
 
   def _infer_shape(self):
     op, src = self.op, self.src
-    if op in ("CONST", "STACK"): return ()  # scalars; a STACK here is only ever a shape argument
+    if op == "CONST": return ()
+    # a weakint/void STACK is a shape argument; any other stacks tensors along a new first axis
+    if op == "STACK": return () if self.dtype in (dtypes.weakint, dtypes.void) else (len(src),) + src[0].shape
     if op == "BUFFER": return (src[0].arg,)
     if op == "SINK": return None
     ps = src[0].shape
@@ -201,7 +203,7 @@ def _enc_arg(op, a):
     return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": None, "multiple_of": None,
             "name": None, "addrspace": "GLOBAL", "axis": None, "device": "CPU", "volatile": False}
   if op == "REDUCE": return [{"kind": "Ops", "name": a[0]}, a[1]]
-  if op == "CAST": return {"kind": "DType", "name": a.name}
+  if op in ("CAST", "BITCAST"): return {"kind": "DType", "name": a.name}
   if isinstance(a, bool) or a is None or isinstance(a, int): return a
   if isinstance(a, float):
     if math.isnan(a): return {"kind": "float", "value": "-nan" if math.copysign(1, a) < 0 else "nan"}

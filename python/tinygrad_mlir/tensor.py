@@ -144,6 +144,10 @@ class Tensor:
     lhs, rhs = self._broadcasted(x, reverse)
     return lhs._alu(op, rhs)
 
+  def bitcast(self, dtype):
+    if self.dtype.itemsize != dtype.itemsize: raise RuntimeError(f"bitcast of {self.dtype} to {dtype}: sizes differ")
+    return self if self.dtype is dtype else Tensor(UOp("BITCAST", dtype, (self.uop,), dtype))
+
   def cast(self, dtype):
     if self.dtype is dtype: return self
     if self.dtype.is_weak and self.uop.op == "CONST": return Tensor(graph.const(self.uop.arg, dtype))
@@ -157,10 +161,16 @@ class Tensor:
   def sub(self, x, reverse=False):
     a, b = self._broadcasted(x, reverse)
     return a._alu("ADD", -b)
-  def div(self, x, reverse=False):
+  def div(self, x, reverse=False, rounding_mode=None):
     a, b = self._broadcasted(x, reverse)
+    if a.dtype.is_int and b.dtype.is_int and rounding_mode is not None:
+      return a._alu({"trunc": "CDIV", "floor": "FLOORDIV"}[rounding_mode], b)
     if a.dtype.is_int or a.dtype is dtypes.bool: a = a.cast(dtypes.default_float)
-    return a._alu("MUL", b.reciprocal())
+    d = a._alu("MUL", b.reciprocal())
+    if rounding_mode is None: return d
+    if rounding_mode == "trunc": return d.trunc()
+    if rounding_mode == "floor": return d.floor()
+    raise RuntimeError(f"rounding_mode={rounding_mode!r} is not supported")
   def maximum(self, x): return self._binop("MAX", x)
   def minimum(self, x):
     a, b = self._broadcasted(x)
@@ -172,15 +182,54 @@ class Tensor:
   def __gt__(self, x): return self._binop("CMPLT", x, reverse=True)
   def __le__(self, x): return (self > x).logical_not()
   def __ge__(self, x): return (self < x).logical_not()
-  def eq(self, x): return self._binop("CMPEQ", x)
+  # tinygrad spells == as not-!=, and the corpus graphs are that form
+  def eq(self, x): return self.ne(x).logical_not()
   def ne(self, x): return self._binop("CMPNE", x)
   def logical_not(self): return self.cast(dtypes.bool).ne(True)
   def where(self, x, y):
     ref = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else self
     x, y = ref._ufix(x)._broadcasted(y)
     return self._alu("WHERE", x, y)
-  def xor(self, x): return self._binop("XOR", x)
+  def bitwise_and(self, x, reverse=False): return self._binop("AND", x, reverse)
+  def bitwise_or(self, x, reverse=False): return self._binop("OR", x, reverse)
+  def xor(self, x, reverse=False): return self._binop("XOR", x, reverse)
+  bitwise_xor = xor
+  def bitwise_not(self):
+    if self.dtype is dtypes.bool: return self.logical_not()
+    return self ^ (_int_max(self.dtype) if self.dtype.is_unsigned else -1)
+  def lshift(self, x, reverse=False): return self._binop("SHL", x, reverse)
+  def rshift(self, x, reverse=False): return self._binop("SHR", x, reverse)
+  __and__ = bitwise_and
+  __or__ = bitwise_or
   __xor__ = xor
+  __lshift__ = lshift
+  __rshift__ = rshift
+  __invert__ = bitwise_not
+  def __rand__(self, x): return self.bitwise_and(x, True)
+  def __ror__(self, x): return self.bitwise_or(x, True)
+  def __rxor__(self, x): return self.xor(x, True)
+
+  def idiv(self, x, rounding_mode="floor"):
+    """Division of integers rounding toward -inf ("floor", Python's //) or toward zero ("trunc")."""
+    return self.div(x, rounding_mode=rounding_mode)
+  def mod(self, x, reverse=False):
+    a, b = self._broadcasted(x, reverse)
+    if a.dtype.is_int and b.dtype.is_int: return a._alu("FLOORMOD", b)
+    return a - a.div(b, rounding_mode="floor") * b
+  def fmod(self, x):
+    a, b = self._broadcasted(x)
+    if a.dtype.is_int and b.dtype.is_int: return a._alu("CMOD", b)
+    return a - a.div(b, rounding_mode="trunc") * b
+  def __floordiv__(self, x): return self.div(x, rounding_mode="floor")
+  __mod__ = mod
+
+  def pow(self, x, reverse=False):
+    base, exponent = self._broadcasted(x, reverse)
+    if not least_upper_dtype(base.dtype, exponent.dtype).is_float and not (isinstance(x, int) and x >= 0):
+      raise RuntimeError("base needs to be float")
+    return base._alu("POW", exponent)
+  __pow__ = pow
+  def __rpow__(self, x): return self.pow(x, True)
 
   __add__ = add
   __mul__ = mul
@@ -191,6 +240,9 @@ class Tensor:
   def __rsub__(self, x): return self.sub(x, True)
   def __rtruediv__(self, x): return self.div(x, True)
   def __neg__(self): return self.neg()
+  __eq__ = eq
+  __ne__ = ne
+  __hash__ = object.__hash__
   def __matmul__(self, x): return self.matmul(x)
 
   def _float(self): return self.cast(least_upper_float(self.dtype))
@@ -208,7 +260,19 @@ class Tensor:
   def relu(self): return (self > 0).where(self, 0)
   def sigmoid(self): return (1 + (self * (-1 / math.log(2)))._alu("EXP2")).reciprocal()
   def tanh(self): return 2.0 * ((2.0 * self).sigmoid()) - 1.0
-  def abs(self): return self * ((self > 0).where(1, 0) - (self < 0).where(1, 0))
+  def const_like(self, v):
+    """The constant v in self's dtype, broadcast to self's shape."""
+    c = Tensor(graph.const(v, self.dtype))
+    return c if not self.ndim else Tensor(UOp("EXPAND", self.dtype, (c.uop, graph.shape_arg(self.shape))))
+  def sign(self): return self.ne(0).where((self < 0).where(self.const_like(-1), self.const_like(1)), self.const_like(0))
+  def abs(self): return self * self.sign()
+  def trunc(self): return self._alu("TRUNC")
+  def ceil(self): return (self > (b := self.trunc())).where(b + 1, b)
+  def floor(self): return (self < (b := self.trunc())).where(b - 1, b)
+  def round(self):
+    """Half to even."""
+    return ((self > 0).eq((b := self.trunc() / 2.0).trunc().eq(b))).where((self - 0.5).ceil(), (self + 0.5).floor())
+  def gelu(self): return 0.5 * self * (1 + (math.sqrt(2 / math.pi) * (self + 0.044715 * self ** 3)).tanh())
   def square(self): return self * self
   def clip(self, lo=None, hi=None):
     if lo is None and hi is None: raise RuntimeError("at least one of 'lo' or 'hi' must not be None")
@@ -285,7 +349,16 @@ class Tensor:
     dim = _resolve(dim, self.ndim + 1)
     return self.reshape(self.shape[:dim] + (1,) + self.shape[dim:])
 
-  def flatten(self): return self.reshape(-1)
+  def flatten(self, start_dim=0, end_dim=-1):
+    start, end = _resolve(start_dim, self.ndim), _resolve(end_dim, self.ndim)
+    return self.reshape(self.shape[:start] + (math.prod(self.shape[start:end + 1]),) + self.shape[end + 1:])
+
+  def stack(self, *args, dim=0):
+    ts = (self,) + args
+    if any(t.shape != self.shape for t in ts): raise graph.ShapeError(f"stack needs equal shapes, got {[t.shape for t in ts]}")
+    dim = _resolve(dim, self.ndim + 1)
+    ret = Tensor(UOp("STACK", self.dtype, tuple(t.uop for t in ts)))
+    return ret if dim == 0 else ret.permute(tuple(range(1, dim + 1)) + (0,) + tuple(range(dim + 1, ret.ndim)))
 
   def assign(self, x):
     """In-place update of a realized tensor: tinygrad's `buf.after(buf.store(x))`."""
