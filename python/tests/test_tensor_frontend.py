@@ -66,8 +66,9 @@ PROGRAMS = {
   "un_rounding": (lambda a: Tensor.stack(a.abs(), a.floor(), a.ceil(), a.trunc(), a.round()),
                   lambda a: np.stack([np.abs(a), np.floor(a), np.ceil(a), np.trunc(a), np.round(a)])),
   "un_specials": (lambda a: Tensor.stack(a.exp2(), a.log2(), a.sqrt(), a.reciprocal(), a.sin()),
-                  # tinygrad's log2 (and ours) reads a subnormal input as zero: log2(-1e-40) is -inf, not nan
-                  lambda a: np.stack([np.exp2(a), np.log2(np.where(np.abs(a) < np.finfo(np.float32).tiny, 0, a)),
+                  # tinygrad's log2 decomposition (reproduced by ours) gives -inf for a negative subnormal
+                  # (-1e-40), where numpy gives nan
+                  lambda a: np.stack([np.exp2(a), np.where((a < 0) & (a > -np.finfo(np.float32).tiny), -np.inf, np.log2(a)),
                                       np.sqrt(a), 1 / a, np.sin(a)])),
   "cast_u8_normalize": (lambda a: a.cast(dtypes.float32) / 255.0, lambda a: a.astype(np.float32) / 255),
   "cast_i32_u8": (lambda a: a.cast(dtypes.uint8), lambda a: a.astype(np.uint8)),
