@@ -82,6 +82,21 @@ PROGRAMS = {
   "bitwise_shift_u8": (lambda a: (a << 2) ^ (a >> 1), lambda a: (a << np.uint8(2)) ^ (a >> np.uint8(1))),
   "bitwise_not_i32": (lambda a: ~a, lambda a: ~a),
   "bool_logic": (lambda a, b: (a & b) | (a.logical_not() ^ b), lambda a, b: (a & b) | (~a ^ b)),
+  "mv_transpose_pad_flip_stride": (lambda a: a.T.pad(((1, 1), (0, 0))).flip(1)[::2].contiguous(),
+                                   lambda a: np.pad(a.T, ((1, 1), (0, 0)))[:, ::-1][::2]),
+  "mv_cat": (lambda a, b: a.cat(b, dim=0), lambda a, b: np.concatenate([a, b], 0)),
+  "mv_repeat": (lambda a: a.repeat(2, 2).contiguous(), lambda a: np.tile(a, (2, 2))),
+  "mv_tril": (lambda a: a.tril(), np.tril),
+  "arange_int": (lambda: Tensor.arange(16).clone(), lambda: np.arange(16, dtype=np.int32)),
+  "arange_float_step": (lambda: (Tensor.arange(2, 20, 3, dtype=dtypes.float32) * 0.5).clone(),
+                        lambda: np.arange(2, 20, 3, dtype=np.float32) * 0.5),
+  "arange_eye": (lambda a: (Tensor.arange(6).unsqueeze(1) == Tensor.arange(6)).where(a, 0.0),
+                 lambda a: np.where(np.arange(6)[:, None] == np.arange(6), a, np.float32(0))),
+  "gather_dim1": (lambda a, idx: a.gather(1, idx), lambda a, idx: np.take_along_axis(a, idx, 1)),
+  "embedding_index": (lambda a, idx: a[idx], lambda a, idx: a[idx]),
+  "cumsum_1d": (lambda a: a.cumsum(0), np.cumsum),
+  "argmax_axis1": (lambda a: a.argmax(1), lambda a: a.argmax(1).astype(np.int32)),
+  "argmax_all": (lambda a: a.argmax(), lambda a: np.int32(a.argmax())),
 }
 
 

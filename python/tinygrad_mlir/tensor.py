@@ -19,6 +19,7 @@ import math
 import threading
 
 from . import capi, graph
+from .composite import CompositeOps
 from .graph import UOp, dtypes, least_upper_dtype, least_upper_float, strong_dtype, sum_acc_dtype, weak_dtype
 from .progress import ProgressBar
 
@@ -43,7 +44,7 @@ def _argfix(*x):
   return tuple(x)
 
 
-class Tensor:
+class Tensor(CompositeOps):
   __slots__ = ("uop",)
 
   def __init__(self, data, dtype=None):
@@ -78,8 +79,6 @@ class Tensor:
   def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.np), dtype)
   @staticmethod
   def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype=dtype.np), dtype)
-  @staticmethod
-  def arange(n, dtype=dtypes.int32): return Tensor(_np().arange(n, dtype=dtype.np), dtype)
 
   # *** realize ***
   @staticmethod
@@ -371,28 +370,15 @@ class Tensor:
     self.uop = UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, x.uop))))
     return self
 
+  def clone(self):
+    """A copy in a buffer of its own (tinygrad's clone: the value stored into a new buffer)."""
+    if self.dtype.is_weak: raise RuntimeError("cannot clone a weak dtype; cast to a concrete dtype first")
+    view = _buffer_view(_np().zeros(self.shape, dtype=self.dtype.np), self.dtype)
+    return Tensor(UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, self.uop)))))
+
   def contiguous(self):
     if self.dtype.is_weak or self.uop.op == "CONTIGUOUS": return self
     return Tensor(UOp("CONTIGUOUS", self.dtype, (self.uop,)))
-
-  def __getitem__(self, idx):
-    if not isinstance(idx, tuple): idx = (idx,)
-    if len(idx) > self.ndim: raise IndexError(f"too many indices for shape {self.shape}")
-    bounds, keep = [], []
-    for i, s in enumerate(self.shape):
-      ix = idx[i] if i < len(idx) else slice(None)
-      if isinstance(ix, int):
-        ix = _resolve(ix, s)
-        bounds.append((ix, ix + 1))
-      elif isinstance(ix, slice):
-        start, stop, step = ix.indices(s)
-        if step != 1: raise NotImplementedError("strided slicing")
-        bounds.append((start, max(start, stop)))
-        keep.append(i)
-      else:
-        raise TypeError(f"unsupported index {ix!r}")
-    out = self.shrink(bounds)
-    return out.reshape(tuple(out.shape[i] for i in keep))
 
   # *** reductions ***
   def _rop(self, op, axis):
@@ -412,9 +398,9 @@ class Tensor:
     ret = x._rop(op, axis) if x.ndim else x
     return ret.reshape(tuple(1 if i in axis else s for i, s in enumerate(x.shape))) if keepdim else ret
 
-  def sum(self, axis=None, keepdim=False):
-    ret = self.cast(sum_acc_dtype(self.dtype))._reduce("ADD", axis, keepdim)
-    return ret.cast(self.dtype) if self.dtype is dtypes.float16 else ret
+  def sum(self, axis=None, keepdim=False, dtype=None):
+    ret = self.cast(sum_acc_dtype(self.dtype) if dtype is None else dtype)._reduce("ADD", axis, keepdim)
+    return ret.cast(self.dtype) if dtype is None and self.dtype is dtypes.float16 else ret
 
   def max(self, axis=None, keepdim=False): return self._reduce("MAX", axis, keepdim)
   def min(self, axis=None, keepdim=False): return -((-self).max(axis, keepdim))
