@@ -15,6 +15,20 @@ from tinygrad_mlir.graph import UOp, ShapeError, to_json
 
 CORPUS = os.environ.get("TG_CORPUS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus"))
 
+def np_conv2d(x, w, groups=1, padding=0):
+  """Stride-1 grouped convolution, NCHW x OIHW, as a sum over the kernel taps."""
+  xp = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+  (o, cg, kh, kw), og = w.shape, w.shape[0] // groups
+  oh, ow = xp.shape[2] - kh + 1, xp.shape[3] - kw + 1
+  out = np.zeros((x.shape[0], o, oh, ow), np.float32)
+  for g in range(groups):
+    for dy in range(kh):
+      for dx in range(kw):
+        out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", xp[:, g * cg:(g + 1) * cg, dy:dy + oh, dx:dx + ow],
+                                                 w[g * og:(g + 1) * og, :, dy, dx])
+  return out
+
+
 # corpus program id -> (the program in our front end, the same in numpy)
 PROGRAMS = {
   "ew_mul_bcast_col": (lambda a, b: a * b, lambda a, b: a * b),
@@ -97,6 +111,8 @@ PROGRAMS = {
   "cumsum_1d": (lambda a: a.cumsum(0), np.cumsum),
   "argmax_axis1": (lambda a: a.argmax(1), lambda a: a.argmax(1).astype(np.int32)),
   "argmax_all": (lambda a: a.argmax(), lambda a: np.int32(a.argmax())),
+  "conv2d_basic": (lambda x, w: x.conv2d(w), np_conv2d),
+  "conv2d_groups": (lambda x, w: x.conv2d(w, groups=2, padding=1), lambda x, w: np_conv2d(x, w, groups=2, padding=1)),
 }
 
 
@@ -178,12 +194,7 @@ class TestResults(unittest.TestCase):
     x, w, bias = rng.standard_normal((2, 3, 6, 6), dtype=np.float32), rng.standard_normal((4, 3, 3, 3), dtype=np.float32), \
       rng.standard_normal(4, dtype=np.float32)
     got = Tensor(x).conv2d(Tensor(w), Tensor(bias), padding=1).numpy()
-    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    want = np.zeros((2, 4, 6, 6), np.float32)
-    for dy in range(3):
-      for dx in range(3):
-        want += np.einsum("nchw,oc->nohw", xp[:, :, dy:dy + 6, dx:dx + 6], w[:, :, dy, dx])
-    self.assertTrue(close(got, want + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
+    self.assertTrue(close(got, np_conv2d(x, w, padding=1) + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
 
   def test_weak_tensor_cannot_realize(self):
     with self.assertRaises(RuntimeError):

@@ -442,22 +442,20 @@ class Tensor(CompositeOps):
 
   matmul = dot
 
-  def conv2d(self, weight, bias=None, padding=0):
-    """Stride-1 2-D convolution (NCHW x OIHW), as a sum over the kernel taps."""
-    if self.ndim != 4 or weight.ndim != 4: raise graph.ShapeError(f"conv2d wants NCHW and OIHW, got {self.shape}, {weight.shape}")
-    n, c, h, w_ = self.shape
-    o, ci, kh, kw = weight.shape
-    if ci != c: raise graph.ShapeError(f"conv2d input has {c} channels, the weight {ci}")
-    x = self.pad((None, None, (padding, padding), (padding, padding)))
-    oh, ow = h + 2 * padding - kh + 1, w_ + 2 * padding - kw + 1
-    out = None
-    for dy in range(kh):
-      for dx in range(kw):
-        tap = x.shrink((None, None, (dy, dy + oh), (dx, dx + ow))).reshape(n, 1, c, oh, ow)
-        wt = weight.shrink((None, None, (dy, dy + 1), (dx, dx + 1))).reshape(1, o, c, 1, 1)
-        term = (tap * wt).sum(2)
-        out = term if out is None else out + term
-    return out if bias is None else out + bias.reshape(1, o, 1, 1)
+  def conv2d(self, weight, bias=None, groups=1, padding=0):
+    """Stride-1, dilation-1 convolution over the trailing axes (N, C, *spatial x O, C/groups, *kernel),
+    as tinygrad computes it: sliding windows (_pool) times the weight, summed."""
+    if self.ndim != weight.ndim or self.ndim < 3: raise graph.ShapeError(f"conv2d of {self.shape} with {weight.shape}")
+    (bs, cin_), (cout, cin), hw = self.shape[:2], weight.shape[:2], weight.shape[2:]
+    if groups * cin != cin_: raise graph.ShapeError(f"conv2d input has {cin_} channels, the weight {cin} x {groups} groups")
+    pads = padding if isinstance(padding, (tuple, list)) else (padding,) * len(hw)
+    x = self._pad_constant(((0, 0),) * (self.ndim - len(hw)) + tuple((p, p) for p in pads), 0.0)._pool(hw)
+    rcout, oyx = cout // groups, x.shape[2:-len(hw)]
+    x = x.reshape(bs, groups, cin, 1, *oyx, *hw).expand(bs, groups, cin, rcout, *oyx, *hw) \
+      .permute(0, 1, 3, *[4 + i for i in range(len(oyx))], 2, *[4 + len(oyx) + i for i in range(len(hw))])
+    ret = (x * weight.reshape(1, groups, rcout, *[1] * len(oyx), cin, *hw)) \
+      .sum(tuple(-1 - i for i in range(1 + len(oyx))), keepdim=True).reshape(bs, cout, *oyx)
+    return ret if bias is None else ret.add(bias.reshape(1, -1, *[1] * len(hw)))
 
 
 _compiler = threading.local()  # a C API context per thread: contexts serialize their calls
