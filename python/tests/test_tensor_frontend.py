@@ -10,7 +10,7 @@ import unittest
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tinygrad_mlir import Tensor, dtypes
+from tinygrad_mlir import Tensor, Variable, dtypes
 from tinygrad_mlir.graph import UOp, ShapeError, to_json
 
 CORPUS = os.environ.get("TG_CORPUS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus"))
@@ -112,6 +112,7 @@ PROGRAMS = {
   "argmax_axis1": (lambda a: a.argmax(1), lambda a: a.argmax(1).astype(np.int32)),
   "argmax_all": (lambda a: a.argmax(), lambda a: np.int32(a.argmax())),
   "conv2d_basic": (lambda x, w: x.conv2d(w), np_conv2d),
+  "sym_var_add": (lambda a: a + Variable("k", 0, 10).bind(3), lambda a: a + np.float32(3)),
   "conv2d_groups": (lambda x, w: x.conv2d(w, groups=2, padding=1), lambda x, w: np_conv2d(x, w, groups=2, padding=1)),
 }
 

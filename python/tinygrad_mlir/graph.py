@@ -133,7 +133,7 @@ class UOp:
     if op == "CONST": return ()
     # a weakint/void STACK is a shape argument; any other stacks tensors along a new first axis
     if op == "STACK": return () if self.dtype in (dtypes.weakint, dtypes.void) else (len(src),) + src[0].shape
-    if op == "BUFFER": return (src[0].arg,)
+    if op == "BUFFER": return () if src[0].op == "STACK" else (src[0].arg,)  # a bound variable's is 0-d
     if op == "SINK": return None
     ps = src[0].shape
     if op == "RESHAPE":
@@ -199,6 +199,10 @@ def toposort(root):
 
 def _enc_arg(op, a):
   if op == "BUFFER":
+    if len(a) == 3:  # a symbolic variable: ("var", name, lo, hi) lives in an ALU slot, on no device
+      (slot, dt, (_, name, lo, hi)) = a
+      return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": [lo, hi], "multiple_of": 1,
+              "name": name, "addrspace": "ALU", "axis": None, "device": None, "volatile": False}
     slot, dt = a
     return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": None, "multiple_of": None,
             "name": None, "addrspace": "GLOBAL", "axis": None, "device": "CPU", "volatile": False}

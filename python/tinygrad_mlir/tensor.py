@@ -89,7 +89,7 @@ class Tensor(CompositeOps):
       if t.dtype.is_weak: raise RuntimeError("cannot realize a weak dtype; cast to a concrete dtype first")
     if not todo: return ts
     sink = UOp("SINK", dtypes.void, tuple(t.uop for t in todo))
-    bufs = {u.arg[0]: u for u in graph.toposort(sink) if u.op == "BUFFER"}
+    bufs = {u.arg[0]: u for u in graph.toposort(sink) if u.op == "BUFFER" and not _is_variable(u)}
     for b in bufs.values():
       if b not in _host: raise RuntimeError("a buffer of the graph has no contents")
     results = _run(sink, bufs)
@@ -486,6 +486,24 @@ def _run(sink, bufs):
     prog.run()
     return [np.frombuffer(prog.read_output(i), dtype=getattr(dtypes, o["dtype"]).np).reshape(o["shape"]).copy()
             for i, o in enumerate(prog.outputs)]
+
+
+class Variable(Tensor):
+  """A symbolic integer in [lo, hi] (tinygrad's Variable): kernels take its value as an argument, so
+  programs that differ only in it share their compiled code. Use it bound: Variable("k", 0, 10).bind(3)."""
+  __slots__ = ()
+
+  def __init__(self, name, lo, hi):
+    if not lo <= hi: raise ValueError(f"variable {name} has an empty range [{lo}, {hi}]")
+    super().__init__(UOp("BUFFER", dtypes.weakint, (UOp("STACK", dtypes.void, ()),), (-1, dtypes.weakint, ("var", name, lo, hi))))
+
+  def bind(self, value):
+    _, _, (_, name, lo, hi) = self.uop.arg
+    if not lo <= value <= hi: raise ValueError(f"{name}={value} is outside [{lo}, {hi}]")
+    return Tensor(UOp("AFTER", dtypes.weakint, (self.uop, UOp("STORE", dtypes.void, (self.uop, graph.const(value, dtypes.weakint))))))
+
+
+def _is_variable(u): return u.op == "BUFFER" and len(u.arg) == 3
 
 
 def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
