@@ -88,6 +88,7 @@ PROGRAMS = {
   "cast_i32_u8": (lambda a: a.cast(dtypes.uint8), lambda a: a.astype(np.uint8)),
   "cast_i8_f16": (lambda a: a.cast(dtypes.float16) + 0.5, lambda a: a.astype(np.float16) + np.float16(0.5)),
   "cast_f16_i32": (lambda a: a.cast(dtypes.int32), lambda a: a.astype(np.int32)),
+  "cast_bf16_f32_scale": (lambda a: a.cast(dtypes.float32) * 0.25, lambda a: a.astype(np.float32) * np.float32(0.25)),
   "bitcast_f32_i32": (lambda a: (a + 1).bitcast(dtypes.int32), lambda a: (a + np.float32(1)).view(np.int32)),
   "int_truncdiv_fmod": (lambda a, b: Tensor.stack(a.div(b, rounding_mode="trunc"), a.fmod(b)),
                         lambda a, b: np.stack([np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b), np.fmod(a, b)])),
@@ -196,6 +197,15 @@ class TestResults(unittest.TestCase):
       rng.standard_normal(4, dtype=np.float32)
     got = Tensor(x).conv2d(Tensor(w), Tensor(bias), padding=1).numpy()
     self.assertTrue(close(got, np_conv2d(x, w, padding=1) + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
+
+  def test_bfloat16_rounds_to_nearest_even(self):
+    # ties: 1 + 2^-8 -> 1 (even), 1 + 3*2^-8 -> 1 + 2^-6 (even); bfloat16 keeps float32's range
+    vals = np.array([1 + 2 ** -8, 1 + 3 * 2 ** -8, -2.5, 1e30, np.inf], np.float32)
+    x = Tensor(vals, dtypes.bfloat16)
+    want = np.array([1, 1 + 2 ** -6, -2.5, 1.0002555e30, np.inf], np.float32)
+    self.assertTrue(close(x.numpy(), want, rtol=1e-7, atol=0))
+    self.assertTrue(close((x * 2).numpy(), want * 2, rtol=1e-7, atol=0))
+    self.assertTrue(np.isnan(Tensor(np.array([np.nan], np.float32), dtypes.bfloat16).numpy()[0]))
 
   def test_weak_tensor_cannot_realize(self):
     with self.assertRaises(RuntimeError):

@@ -61,8 +61,7 @@ class Tensor(CompositeOps):
       if arr.dtype.kind == "f" and not isinstance(data, np.ndarray): dtype = dtypes.default_float
       elif arr.dtype.kind in "iu" and not isinstance(data, np.ndarray): dtype = dtypes.default_int
       else: dtype = dtypes.from_numpy(arr.dtype)
-    arr = np.ascontiguousarray(arr.astype(dtype.np))
-    self.uop = _buffer_view(arr, dtype)
+    self.uop = _buffer_view(_to_storage(arr, dtype), dtype)
 
   # *** properties ***
   @property
@@ -76,9 +75,9 @@ class Tensor(CompositeOps):
 
   # *** creation ***
   @staticmethod
-  def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.np), dtype)
+  def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.storage), dtype)
   @staticmethod
-  def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype=dtype.np), dtype)
+  def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype="float32"), dtype)
 
   # *** realize ***
   @staticmethod
@@ -112,7 +111,7 @@ class Tensor(CompositeOps):
     self.realize()
     u = self.uop
     base = u.src[0] if u.op == "RESHAPE" else u
-    return _host[base].reshape(self.shape).copy()
+    return _from_storage(_host[base].reshape(self.shape), self.dtype)
 
   def tolist(self): return self.numpy().tolist()
   def item(self): return self.numpy().reshape(-1)[0].item()
@@ -373,7 +372,7 @@ class Tensor(CompositeOps):
   def clone(self):
     """A copy in a buffer of its own (tinygrad's clone: the value stored into a new buffer)."""
     if self.dtype.is_weak: raise RuntimeError("cannot clone a weak dtype; cast to a concrete dtype first")
-    view = _buffer_view(_np().zeros(self.shape, dtype=self.dtype.np), self.dtype)
+    view = _buffer_view(_np().zeros(self.shape, dtype=self.dtype.storage), self.dtype)
     return Tensor(UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, self.uop)))))
 
   def contiguous(self):
@@ -484,7 +483,7 @@ def _run(sink, bufs):
     for i, b in enumerate(prog.buffers):
       prog.set_buffer(i, _host[bufs[b["slot"]]].tobytes())
     prog.run()
-    return [np.frombuffer(prog.read_output(i), dtype=getattr(dtypes, o["dtype"]).np).reshape(o["shape"]).copy()
+    return [np.frombuffer(prog.read_output(i), dtype=getattr(dtypes, o["dtype"]).storage).reshape(o["shape"]).copy()
             for i, o in enumerate(prog.outputs)]
 
 
@@ -504,6 +503,24 @@ class Variable(Tensor):
 
 
 def _is_variable(u): return u.op == "BUFFER" and len(u.arg) == 3
+
+
+def _to_storage(arr, dtype):
+  """A contiguous host array of dtype's storage: values converted as a cast does (bfloat16: rounded to
+  nearest even, its bits kept as uint16)."""
+  np = _np()
+  if dtype is not dtypes.bfloat16:
+    return np.ascontiguousarray(arr.astype(dtype.np))
+  bits = np.ascontiguousarray(arr.astype(np.float32)).view(np.uint32)
+  rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+  return np.where(np.isnan(arr.astype(np.float32)), ((bits >> 16) | 0x40).astype(np.uint16), rounded)
+
+
+def _from_storage(arr, dtype):
+  """A copy as numpy values (bfloat16 widened to float32)."""
+  np = _np()
+  if dtype is not dtypes.bfloat16: return arr.copy()
+  return (arr.astype(np.uint32) << 16).view(np.float32)
 
 
 def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
