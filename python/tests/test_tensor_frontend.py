@@ -207,6 +207,11 @@ class TestResults(unittest.TestCase):
     self.assertTrue(close((x * 2).numpy(), want * 2, rtol=1e-7, atol=0))
     self.assertTrue(np.isnan(Tensor(np.array([np.nan], np.float32), dtypes.bfloat16).numpy()[0]))
 
+  def test_zero_dim_array_stays_zero_dim(self):
+    x = Tensor(np.asarray(np.float32(2.5)))
+    self.assertEqual(x.shape, ())
+    self.assertEqual((x + 1).numpy().shape, ())
+
   def test_weak_tensor_cannot_realize(self):
     with self.assertRaises(RuntimeError):
       Tensor(3).numpy()
@@ -227,7 +232,8 @@ def _random_program(rng):
   t, n = Tensor(a), a
   steps = []
   for _ in range(rng.randint(1, 6)):
-    kind = rng.choice(["unary", "binary", "scalar", "reduce", "permute", "reshape", "pad", "shrink", "flip", "expand"])
+    kind = rng.choice(["unary", "binary", "scalar", "reduce", "permute", "reshape", "pad", "shrink", "flip", "expand",
+                       "round", "cumsum", "stride", "cat", "argmax", "index"])
     nd = n.ndim
     if kind == "unary":
       op = rng.choice(["relu", "neg", "exp", "sqrt", "sin", "square"])
@@ -276,6 +282,27 @@ def _random_program(rng):
     elif kind == "expand" and nd >= 1 and 1 in n.shape:
       new = tuple(3 if s == 1 else s for s in n.shape)
       t, n = t.expand(new), np.broadcast_to(n, new)
+    elif kind == "round":
+      op = rng.choice(["floor", "ceil", "round", "trunc", "abs"])
+      # scaled so that values land near (and on) the halves round() must break to even
+      t, n = getattr(t * 2, op)(), {"floor": np.floor, "ceil": np.ceil, "round": np.round, "trunc": np.trunc,
+                                     "abs": np.abs}[op](n * 2)
+    elif kind == "cumsum" and nd >= 1:
+      ax = rng.randrange(nd)
+      t, n = t.cumsum(ax), np.cumsum(n, ax)
+    elif kind == "stride" and nd >= 1:
+      ix = tuple(slice(rng.choice([None, 0, 1]), None, rng.choice([-2, -1, 2, 3])) for _ in range(nd))
+      if n[ix].size == 0: continue  # the front end has no empty tensors
+      t, n = t[ix], n[ix]
+    elif kind == "cat" and nd >= 1:
+      ax = rng.randrange(nd)
+      t, n = t.cat(t.flip(ax), dim=ax), np.concatenate([n, np.flip(n, ax)], ax)
+    elif kind == "argmax" and nd >= 1:
+      ax = rng.randrange(nd)
+      t, n = t.argmax(ax).cast(dtypes.float32), n.argmax(ax).astype(np.float32)
+    elif kind == "index" and nd >= 1:
+      idx = np.array([rng.randrange(n.shape[0]) for _ in range(rng.randint(1, 4))], np.int32)
+      t, n = t[Tensor(idx)], n[idx]
     else:
       continue
     steps.append(kind)
@@ -285,7 +312,7 @@ def _random_program(rng):
 class TestRandomPrograms(unittest.TestCase):
   def test_random_programs_match_numpy(self):
     rng = random.Random(int(os.environ.get("TG_RANDOM_SEED", "1234")))
-    for i in range(int(os.environ.get("TG_RANDOM_PROGRAMS", "30"))):
+    for i in range(int(os.environ.get("TG_RANDOM_PROGRAMS", "60"))):
       t, n, steps = _random_program(rng)
       if t.dtype.is_weak: continue
       with self.subTest(program=i, steps=steps):

@@ -510,8 +510,8 @@ def _to_storage(arr, dtype):
   nearest even, its bits kept as uint16)."""
   np = _np()
   if dtype is not dtypes.bfloat16:
-    return np.ascontiguousarray(arr.astype(dtype.np))
-  bits = np.ascontiguousarray(arr.astype(np.float32)).view(np.uint32)
+    return np.array(arr, dtype=dtype.np, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
+  bits = np.array(arr, dtype=np.float32, order="C").view(np.uint32)
   rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
   return np.where(np.isnan(arr.astype(np.float32)), ((bits >> 16) | 0x40).astype(np.uint16), rounded)
 
