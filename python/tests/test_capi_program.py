@@ -2,6 +2,7 @@
 
 Needs libTinygradCAPI.so (`make build`); a missing library is a failure, not a skip."""
 import io
+import json
 import os
 import struct
 import sys
@@ -88,6 +89,38 @@ class TestTensorProgram(unittest.TestCase):
         with Env(PATH="/nonexistent"):
             x = Tensor([[1.0, 2.0], [3.0, 4.0]])
             self.assertEqual((x * 2 + 1).sum(axis=1).numpy().tolist(), [8.0, 16.0])
+
+
+class TestChosenOpts(unittest.TestCase):
+    def var_add_case(self):
+        text = "\n".join(ln for ln in read("var_add.json").split("\n") if not ln.startswith("//"))
+        ins = [0.5 * i - 1 for i in range(8)]
+        return {"id": "var_add", "ast": json.loads(text)["ast"],
+                "params": [{"slot": 0, "dtype": "float32", "size": 8}, {"slot": 1, "dtype": "float32", "size": 8}],
+                "var_vals": {"k": 3}, "inputs": {"1": ins}, "outputs": {"0": [x + 3 for x in ins]}}
+
+    def test_opts_change_the_code_not_the_result(self):
+        case = self.var_add_case()
+        default = capi.run_case(case, keep=("mlir",))
+        self.assertTrue(default["match"], default["mismatches"])
+        case["ast"] = capi.with_opts(case["ast"], [("UPCAST", 1, 4)])
+        upcast = capi.run_case(case, keep=("mlir",))
+        self.assertTrue(upcast["match"], upcast["mismatches"])
+        with capi.Context() as ctx:
+            # the upcast axis is unrolled into 4 stores per iteration of the remaining loop
+            for opts, stores in (([], 1), ([("UPCAST", 1, 4)], 4)):
+                ast = capi.with_opts(self.var_add_case()["ast"], opts)
+                with ctx.import_json(json.dumps(ast)) as mod, mod.compile_cpu(keep=("mlir",)) as k:
+                    self.assertEqual(k.text("mlir").count("memref.store"), stores, k.text("mlir"))
+
+    def test_an_opt_that_does_not_fit_is_an_error(self):
+        ast = capi.with_opts(self.var_add_case()["ast"], [("UPCAST", 1, 3)])  # the axis has 4
+        with capi.Context() as ctx, ctx.import_json(json.dumps(ast)) as mod:
+            with self.assertRaises(CAPIError) as e:
+                mod.compile_cpu()
+            self.assertEqual(e.exception.status, "TGC_COMPILE_FAILED")
+        with self.assertRaises(ValueError):
+            capi.with_opts({"nodes": [{"id": 0, "op": "CONST", "dtype": "int32", "src": [], "arg": 1}], "root": 0}, [])
 
 
 class TestProgressBar(unittest.TestCase):

@@ -9,6 +9,7 @@ The compiler in-process, for tools and for the tinygrad backend:
         k = mod.compile_cpu(max_threads=4, keep=("mlir", "asm"))
         k.info["globals"], k.object, k.text("asm")
     capi.run_case("kernels/add.json")          # compile + run a corpus kernel case, compare
+    ast = capi.with_opts(case["ast"], [("UPCAST", 0, 4)])  # choose the opts instead of the heuristics
     prog = ctx.import_json(tensor_graph_json).program(progress=True)   # schedule + compile
     prog.set_buffer(0, x.tobytes()); prog.run(); prog.read_output(0)  # -> bytes
 
@@ -552,6 +553,21 @@ def _close_enough(got, want, dtype):
 def itemsize(dtype):
     fmt = _FORMATS[dtype]
     return 2 if fmt == "bf16" else struct.calcsize(fmt)
+
+
+def with_opts(graph, opts):
+    """A copy of a kernel AST graph (corpus JSON, a dict) whose KernelInfo asks for exactly `opts`:
+    tinygrad's opts_to_apply, which the compiler applies instead of its heuristics. Each opt is
+    (op, axis, arg), e.g. ("UPCAST", 0, 4), ("THREAD", 0, 2), ("UNROLL", 0, 4), ("NOLOCALS", None, None).
+    An opt that does not fit the kernel fails the compile with a message, as in tinygrad."""
+    import copy
+    out = copy.deepcopy(graph)
+    root = out["nodes"][out.get("root", len(out["nodes"]) - 1)]
+    info = root.get("arg")
+    if root.get("op") != "SINK" or not isinstance(info, dict) or info.get("kind") != "KernelInfo":
+        raise ValueError("with_opts: the graph's root is not a SINK with a KernelInfo (not a kernel AST)")
+    info["opts_to_apply"] = [{"kind": "Opt", "op": op, "axis": axis, "arg": arg} for op, axis, arg in opts]
+    return out
 
 
 def run_case(case, context=None, device=None, **compile_opts):
