@@ -29,6 +29,11 @@ def np_conv2d(x, w, groups=1, padding=0):
   return out
 
 
+def seeded(seed, fn):
+  Tensor.manual_seed(seed)
+  return fn()
+
+
 # corpus program id -> (the program in our front end, the same in numpy)
 PROGRAMS = {
   "ew_mul_bcast_col": (lambda a, b: a * b, lambda a, b: a * b),
@@ -113,6 +118,9 @@ PROGRAMS = {
   "argmax_axis1": (lambda a: a.argmax(1), lambda a: a.argmax(1).astype(np.int32)),
   "argmax_all": (lambda a: a.argmax(), lambda a: np.int32(a.argmax())),
   "conv2d_basic": (lambda x, w: x.conv2d(w), np_conv2d),
+  # the corpus seeds random programs with 1337 first; tinygrad's threefry stream has no numpy twin
+  "rand_uniform": (lambda: seeded(1337, lambda: Tensor.rand(4, 8)), None),
+  "randint": (lambda: seeded(1337, lambda: Tensor.randint(16, low=0, high=10)), None),
   "sym_var_add": (lambda a: a + Variable("k", 0, 10).bind(3), lambda a: a + np.float32(3)),
   "conv2d_groups": (lambda x, w: x.conv2d(w, groups=2, padding=1), lambda x, w: np_conv2d(x, w, groups=2, padding=1)),
 }
@@ -206,6 +214,16 @@ class TestResults(unittest.TestCase):
     self.assertTrue(close(x.numpy(), want, rtol=1e-7, atol=0))
     self.assertTrue(close((x * 2).numpy(), want * 2, rtol=1e-7, atol=0))
     self.assertTrue(np.isnan(Tensor(np.array([np.nan], np.float32), dtypes.bfloat16).numpy()[0]))
+
+  def test_rand_continues_tinygrads_stream(self):
+    # tinygrad a9069c17: manual_seed(5); rand(3, 5); rand(7); then manual_seed(5); rand(3, 5); randint(4, low=-3, high=9)
+    Tensor.manual_seed(5)
+    a, b = Tensor.rand(3, 5), Tensor.rand(7)
+    self.assertTrue(close(a.numpy()[0, :3], [0.8675259351730347, 0.8075515031814575, 0.46670591831207275], rtol=1e-7))
+    self.assertTrue(close(b.numpy()[:3], [0.9976102113723755, 0.5102194547653198, 0.7463862895965576], rtol=1e-7))
+    Tensor.manual_seed(5)
+    self.assertTrue(close(Tensor.rand(3, 5).numpy(), a.numpy(), rtol=0, atol=0))
+    self.assertEqual(Tensor.randint(4, low=-3, high=9).numpy().tolist(), [6, 0, -3, -3])
 
   def test_zero_dim_array_stays_zero_dim(self):
     x = Tensor(np.asarray(np.float32(2.5)))

@@ -205,13 +205,15 @@ def toposort(root):
 
 def _enc_arg(op, a):
   if op == "BUFFER":
-    if len(a) == 3:  # a symbolic variable: ("var", name, lo, hi) lives in an ALU slot, on no device
-      (slot, dt, (_, name, lo, hi)) = a
-      return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": [lo, hi], "multiple_of": 1,
-              "name": name, "addrspace": "ALU", "axis": None, "device": None, "volatile": False}
-    slot, dt = a
+    # (slot, dtype), (slot, dtype, ("device", name)) off the CPU, or a symbolic variable
+    # (slot, dtype, ("var", name, lo, hi)), which lives in an ALU slot on no device
+    slot, dt, extra = a if len(a) == 3 else (a[0], a[1], ("device", "CPU"))
+    if extra[0] == "var":
+      return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": [extra[2], extra[3]], "multiple_of": 1,
+              "name": extra[1], "addrspace": "ALU", "axis": None, "device": None, "volatile": False}
     return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": None, "multiple_of": None,
-            "name": None, "addrspace": "GLOBAL", "axis": None, "device": "CPU", "volatile": False}
+            "name": None, "addrspace": "GLOBAL", "axis": None, "device": extra[1], "volatile": False}
+  if op == "COPY": return a  # the destination device
   if op == "REDUCE": return [{"kind": "Ops", "name": a[0]}, a[1]]
   if op in ("CAST", "BITCAST"): return {"kind": "DType", "name": a.name}
   if isinstance(a, bool) or a is None or isinstance(a, int): return a

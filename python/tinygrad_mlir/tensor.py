@@ -20,6 +20,7 @@ import threading
 
 from . import capi, graph
 from .composite import CompositeOps
+from .rand import RandOps
 from .graph import UOp, dtypes, least_upper_dtype, least_upper_float, strong_dtype, sum_acc_dtype, weak_dtype
 from .progress import ProgressBar
 
@@ -44,7 +45,7 @@ def _argfix(*x):
   return tuple(x)
 
 
-class Tensor(CompositeOps):
+class Tensor(CompositeOps, RandOps):
   __slots__ = ("uop",)
 
   def __init__(self, data, dtype=None):
@@ -502,7 +503,7 @@ class Variable(Tensor):
     return Tensor(UOp("AFTER", dtypes.weakint, (self.uop, UOp("STORE", dtypes.void, (self.uop, graph.const(value, dtypes.weakint))))))
 
 
-def _is_variable(u): return u.op == "BUFFER" and len(u.arg) == 3
+def _is_variable(u): return u.op == "BUFFER" and len(u.arg) == 3 and u.arg[2][0] == "var"
 
 
 def _to_storage(arr, dtype):
@@ -527,8 +528,9 @@ def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
 def _int_max(dt): return (1 << (8 * dt.itemsize)) - 1 if dt.is_unsigned else (1 << (8 * dt.itemsize - 1)) - 1
 
 
-def _buffer_view(arr, dtype):
-  buf = UOp("BUFFER", dtype, (graph.const(max(1, arr.size), dtypes.weakint),), (next(_slots), dtype))
+def _buffer_view(arr, dtype, device="CPU"):
+  arg = (next(_slots), dtype) if device == "CPU" else (next(_slots), dtype, ("device", device))
+  buf = UOp("BUFFER", dtype, (graph.const(max(1, arr.size), dtypes.weakint),), arg)
   _host[buf] = arr.reshape(-1) if arr.size else arr.reshape(-1)[:0]
   shape = arr.shape
   if shape == (arr.size,): return buf
