@@ -11,10 +11,12 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 
 from tinygrad_mlir import capi, progress  # noqa: E402
 from tinygrad_mlir.capi import CAPIError  # noqa: E402
 from tinygrad_mlir.tensor import Tensor  # noqa: E402
+from test_tinygrad_backend import Env  # noqa: E402
 
 INPUTS = os.path.join(REPO, "unittests", "CAPI", "Inputs")
 
@@ -22,24 +24,6 @@ INPUTS = os.path.join(REPO, "unittests", "CAPI", "Inputs")
 def read(name):
     with open(os.path.join(INPUTS, name), encoding="utf-8") as f:
         return f.read()
-
-
-class Env:
-    def __init__(self, **kv):
-        self.kv, self.old = kv, {}
-
-    def __enter__(self):
-        for k, v in self.kv.items():
-            self.old[k] = os.environ.get(k)
-            os.environ[k] = v
-        return self
-
-    def __exit__(self, *exc):
-        for k, v in self.old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 class TestTensorProgram(unittest.TestCase):

@@ -38,6 +38,14 @@ void onProgress(const char *stage, uint64_t done, uint64_t total, void *user) {
   p->total.push_back(total);
 }
 
+/// tgc_program_create reporting its progress into `progress`.
+tgc_status createWithProgress(tgc_module *mod, Progress &progress, tgc_program **out) {
+  tgc_program_options opts = TGC_PROGRAM_OPTIONS_DEFAULT;
+  opts.progress = onProgress;
+  opts.user_data = &progress;
+  return tgc_program_create(mod, &opts, out);
+}
+
 tgc_tensor_info bufferInfo(tgc_program *p, size_t i) {
   tgc_tensor_info info = {};
   info.api_version = TGC_API_VERSION;
@@ -56,11 +64,8 @@ TEST(CAPIProgram, RunsABroadcastMultiply) {
   Graph g("tensor_mul_bcast.json");
   ASSERT_TRUE(g.mod);
   Progress progress;
-  tgc_program_options opts = TGC_PROGRAM_OPTIONS_DEFAULT;
-  opts.progress = onProgress;
-  opts.user_data = &progress;
   tgc_program *p = nullptr;
-  ASSERT_EQ(tgc_program_create(g.mod, &opts, &p), TGC_OK) << lastError();
+  ASSERT_EQ(createWithProgress(g.mod, progress, &p), TGC_OK) << lastError();
   EXPECT_EQ(progress.stages, (std::vector<std::string>{"schedule", "compile"}));
   EXPECT_EQ(progress.done.back(), 1u);
   EXPECT_EQ(progress.total.back(), 1u);
@@ -112,10 +117,7 @@ TEST(CAPIProgram, RunsSoftmaxAndAPaddedTranspose) {
     Graph g("tensor_softmax.json");
     ASSERT_TRUE(g.mod);
     Progress progress;
-    tgc_program_options opts = TGC_PROGRAM_OPTIONS_DEFAULT;
-    opts.progress = onProgress;
-    opts.user_data = &progress;
-    ASSERT_EQ(tgc_program_create(g.mod, &opts, &p), TGC_OK) << lastError();
+    ASSERT_EQ(createWithProgress(g.mod, progress, &p), TGC_OK) << lastError();
     ASSERT_GE(progress.stages.size(), 3u);
     EXPECT_EQ(progress.done.back(), progress.total.back());
   }
