@@ -58,6 +58,14 @@ class TestTensorProgram(unittest.TestCase):
             self.assertEqual(e.exception.status, "TGC_PASS_FAILED")
             self.assertIn("a tensor program is a SINK", e.exception.message)
 
+    def test_a_kernel_ast_is_not_a_program(self):
+        text = "\n".join(ln for ln in read("var_add.json").split("\n") if not ln.startswith("//"))
+        with capi.Context() as ctx, ctx.import_json(json.dumps(json.loads(text)["ast"])) as mod:
+            with self.assertRaises(CAPIError) as e:
+                mod.program()
+            self.assertEqual(e.exception.status, "TGC_PASS_FAILED")  # the scheduler's message, no abort
+            self.assertIn("get_kernel_graph", e.exception.message)
+
     def test_ir_after_each_kernel_pass(self):
         passes = []
         with capi.Context() as ctx, ctx.import_json(read("tensor_softmax.json")) as mod:
