@@ -3,7 +3,9 @@
 
 // a.sum(1, keepdim=True) over an 8x12 float32 buffer (tinygrad's AST).
 // The loop-invariant row offset is hoisted out of the reduce loop, the
-// accumulator is a stack slot, the store sits after the reduce loop.
+// accumulator is a stack slot, the store sits after the reduce loop. The
+// heuristic unrolls the 12-wide reduce: one vector load, summed lane by lane
+// in tinygrad's order.
 // CHECK-LABEL: func.func @test(%{{.*}}: memref<8xf32> {llvm.noalias}, %{{.*}}: memref<96xf32> {llvm.noalias})
 // CHECK-SAME: tg.globals = [0, 1], tg.ins = [1], tg.outs = [0]
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
@@ -12,7 +14,11 @@
 // CHECK:   %[[ROW:.*]] = arith.muli
 // CHECK:   scf.for
 // CHECK:     %[[IDX:.*]] = arith.addi %[[ROW]]
-// CHECK:     memref.load %arg1
+// CHECK:     %[[V:.*]] = vector.load %arg1[%{{.*}}] : memref<96xf32>, vector<12xf32>
+// CHECK:     %[[A:.*]] = memref.load %[[ACC]][]
+// CHECK:     %[[X0:.*]] = vector.extract %[[V]][0]
+// CHECK:     arith.addf %[[A]], %[[X0]] fastmath<contract>
+// CHECK:     vector.extract %[[V]][11]
 // CHECK:     arith.addf
 // CHECK:     memref.store %{{.*}}, %[[ACC]][]
 // CHECK:   %[[SUM:.*]] = memref.load %[[ACC]][]
