@@ -113,7 +113,13 @@ private:
     SmallVector<int64_t> offsets;
     Value idx; ///< vector<n x index> (non-linear) or an index (one lane)
     unsigned lanes = 1;
-    unsigned rowLen = 0; ///< > 1: every row of rowLen lanes is contiguous
+    /// Segments: runs of lanes along the one lane range of stride 1, each
+    /// contiguous in memory (lanes of segment s, in address order); empty
+    /// when no lane range has stride 1.
+    SmallVector<SmallVector<int64_t, 8>> segments;
+    /// Lane l's place in the segments laid end to end.
+    SmallVector<int64_t> segPos;
+    bool distinct = false; ///< no two lanes share an address
     bool contiguous() const;
     bool splat() const;
   };
@@ -130,6 +136,11 @@ private:
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 2>> laneShapes;
   llvm::DenseMap<UOpRef, unsigned> users; ///< how many nodes use each node
+  /// Lane ranges by their smallest |stride| in a store's index, then in a
+  /// load's (0: none); the order of lanes in every vector follows it.
+  llvm::DenseMap<UOpRef, std::pair<int64_t, int64_t>> laneStrides;
+  bool laneBefore(UOpRef a, UOpRef c) const;
+  void chooseLaneOrder(ArrayRef<UOpRef> topo);
   std::string error;
 
   Type ty(DType dt) { return scalarType(b.getContext(), dt); }
@@ -300,8 +311,48 @@ SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
   for (UOpRef r : rangesOf(u))
     if (isLaneRange(r))
       out.push_back(r);
-  llvm::sort(out, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  llvm::sort(out, [&](UOpRef a, UOpRef c) { return laneBefore(a, c); });
   return laneShapes[u] = out;
+}
+
+bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
+  // Larger strides first, so the lane range a store (else a load) walks
+  // contiguously is the fastest: its lanes fill whole vector registers.
+  // Only the layout changes; every lane computes what it did.
+  auto key = [&](UOpRef r) {
+    auto s = laneStrides.lookup(r);
+    auto big = [](int64_t x) { return x ? x : std::numeric_limits<int64_t>::max(); };
+    return std::make_tuple(-big(s.first), -big(s.second), axisId(r));
+  };
+  return key(a) < key(c);
+}
+
+void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
+  auto hasLanes = [&](UOpRef x) { return llvm::any_of(rangesOf(x), isLaneRange); };
+  auto note = [&](UOpRef index, bool isStore) {
+    if (index->op == K::CAST && !index->src.empty())
+      index = index->src[0];
+    if (index->op != K::INDEX || index->src.size() != 2)
+      return;
+    UOpRef i = index->src[1];
+    if (i->op == K::WHERE && i->src[2]->isInvalid())
+      i = i->src[1];
+    auto lin = linearizeIndex(i, isLaneRange, hasLanes);
+    if (!lin)
+      return;
+    for (auto [r, k] : lin->strides) {
+      int64_t &slot = isStore ? laneStrides[r].first : laneStrides[r].second;
+      int64_t m = k < 0 ? -k : k;
+      if (m && (!slot || m < slot))
+        slot = m;
+    }
+  };
+  for (UOpRef u : topo) {
+    if (u->op == K::STORE && !u->src.empty())
+      note(u->src[0], true);
+    else if (u->op == K::INDEX)
+      note(u, false);
+  }
 }
 
 int Emitter::depthOf(UOpRef u) {
@@ -598,15 +649,31 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
         o += lin->strideOf(r) * vals[r];
       a.offsets.push_back(o);
     }
-    // Rows of the last lane range, each contiguous: one vector access a row.
-    a.rowLen = 0;
-    int64_t m = shape.empty() ? 1 : rangeSize(shape.back());
-    if (m > 1 && a.lanes > (unsigned)m) {
-      bool rows = true;
-      for (unsigned l = 0; rows && l < a.lanes; ++l)
-        rows = a.offsets[l] == a.offsets[l - l % m] + (int64_t)(l % m);
-      if (rows)
-        a.rowLen = m;
+    llvm::SmallDenseSet<int64_t, 16> seen(a.offsets.begin(), a.offsets.end());
+    a.distinct = seen.size() == a.lanes;
+    // Segments along the lane range of stride 1: one vector access each,
+    // whichever place that range has in the lane order.
+    a.segments.clear();
+    a.segPos.clear();
+    int p = -1;
+    for (auto [k, r] : llvm::enumerate(shape))
+      if (lin->strideOf(r) == 1 && rangeSize(r) > 1)
+        p = k;
+    if (p >= 0 && !a.contiguous()) {
+      int64_t inner = 1;
+      for (UOpRef r : ArrayRef<UOpRef>(shape).drop_front(p + 1))
+        inner *= rangeSize(r);
+      int64_t m = rangeSize(shape[p]);
+      llvm::DenseMap<int64_t, unsigned> segOf;
+      a.segPos.resize(a.lanes);
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        int64_t coord = (l / inner) % m;
+        auto [it, fresh] = segOf.try_emplace(l - coord * inner, a.segments.size());
+        if (fresh)
+          a.segments.emplace_back(m, 0);
+        a.segments[it->second][coord] = l;
+        a.segPos[l] = it->second * m + coord;
+      }
     }
     return success();
   }
@@ -660,19 +727,11 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask) {
     return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
   if (a.contiguous())
     return vload(a.base, a.lanes, mask);
-  if (a.rowLen) {
-    SmallVector<Value> rows;
-    for (unsigned r = 0; r < a.lanes; r += a.rowLen) {
-      Value m;
-      if (mask) {
-        SmallVector<int64_t> idx;
-        for (unsigned j = 0; j < a.rowLen; ++j)
-          idx.push_back(r + j);
-        m = pickLanes(ob, mask, idx);
-      }
-      rows.push_back(vload(laneAddress(ob, a, r), a.rowLen, m));
-    }
-    return concat(ob, rows);
+  if (!a.segments.empty()) {
+    SmallVector<Value> segs;
+    for (ArrayRef<int64_t> seg : a.segments)
+      segs.push_back(vload(laneAddress(ob, a, seg[0]), seg.size(), mask ? pickLanes(ob, mask, seg) : Value()));
+    return pickLanes(ob, concat(ob, segs), a.segPos);
   }
   if (a.splat() && !mask) {
     Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
@@ -1067,13 +1126,9 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask) {
   }
   if (a.contiguous())
     return vstore(v, a.base, mask);
-  if (a.rowLen) {
-    for (unsigned r = 0; r < a.lanes; r += a.rowLen) {
-      SmallVector<int64_t> idx;
-      for (unsigned j = 0; j < a.rowLen; ++j)
-        idx.push_back(r + j);
-      vstore(pickLanes(ob, v, idx), laneAddress(ob, a, r), mask ? pickLanes(ob, mask, idx) : Value());
-    }
+  if (!a.segments.empty() && a.distinct) {
+    for (ArrayRef<int64_t> seg : a.segments)
+      vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
     return;
   }
   // A scatter, in lane order (a later lane at the same address wins).
@@ -1190,6 +1245,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   for (UOpRef u : topo)
     for (UOpRef x : u->src)
       ++users[x];
+  chooseLaneOrder(topo);
   SmallVector<UOpRef> bufs, vars;
   // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
   // a LOAD's an in). Loads are implicit here: an INDEX is read wherever it is
