@@ -70,6 +70,11 @@ Type memoryType(MLIRContext *ctx, DType dt) {
 bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
 bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 
+/// Whether n lanes split into whole vector registers. Odd lengths (a
+/// 3-wide window row) become partial accesses and inserts in LLVM; scalar
+/// loads assembled into a vector measured faster (conv2d_basic 2x).
+bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
+
 int64_t axisId(UOpRef r) {
   if (r->arg.attrs)
     if (auto ids = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
@@ -251,8 +256,9 @@ private:
   Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
   Value emitReduce(UOpRef u, unsigned depth);
   Value emitLoad(UOpRef u, UOpRef index, UOpRef alt);
-  /// The ungated load of every lane of `a` in the memory type.
-  Value loadLanes(OpBuilder &ob, const Address &a, Value mask);
+  /// Every lane of `a` in the memory type; lanes `mask` clears are not
+  /// read and take `pass` (0 if null).
+  Value loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass = {});
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   LogicalResult emitEffect(UOpRef u);
@@ -549,7 +555,7 @@ Value Emitter::convertCompute(Value v, DType from, DType to) {
 }
 
 bool Emitter::Address::contiguous() const {
-  if (!linear)
+  if (!linear || !wholeVectors(lanes))
     return false;
   for (unsigned l = 0; l < lanes; ++l)
     if (offsets[l] != (int64_t)l)
@@ -659,7 +665,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
     for (auto [k, r] : llvm::enumerate(shape))
       if (lin->strideOf(r) == 1 && rangeSize(r) > 1)
         p = k;
-    if (p >= 0 && !a.contiguous()) {
+    if (p >= 0 && !a.contiguous() && wholeVectors(rangeSize(shape[p]))) {
       int64_t inner = 1;
       for (UOpRef r : ArrayRef<UOpRef>(shape).drop_front(p + 1))
         inner *= rangeSize(r);
@@ -714,23 +720,24 @@ Value Emitter::toMemory(OpBuilder &ob, Value v, DType dt) {
   return v;
 }
 
-Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask) {
+Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass) {
   Type mt = memoryType(ob.getContext(), a.dt);
-  auto vload = [&](Value at, int64_t n, Value m) -> Value {
-    auto vt = VectorType::get({n}, mt);
+  auto vload = [&](Value at, ArrayRef<int64_t> lanes, Value m) -> Value {
+    auto vt = VectorType::get({(int64_t)lanes.size()}, mt);
     if (!m)
       return vector::LoadOp::create(ob, loc, vt, a.buf, ValueRange{at});
-    Value pass = arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt));
-    return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, pass);
+    Value p = pass ? pickLanes(ob, pass, lanes)
+                   : arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt)).getResult();
+    return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
   };
   if (a.lanes == 1)
     return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
   if (a.contiguous())
-    return vload(a.base, a.lanes, mask);
+    return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
   if (!a.segments.empty()) {
     SmallVector<Value> segs;
     for (ArrayRef<int64_t> seg : a.segments)
-      segs.push_back(vload(laneAddress(ob, a, seg[0]), seg.size(), mask ? pickLanes(ob, mask, seg) : Value()));
+      segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
     return pickLanes(ob, concat(ob, segs), a.segPos);
   }
   if (a.splat() && !mask) {
@@ -752,7 +759,9 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask) {
                          memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
                              .getResult());
     OpBuilder fb = ifOp.getElseBodyBuilder();
-    scf::YieldOp::create(fb, loc, arith::ConstantOp::create(fb, loc, fb.getZeroAttr(mt)).getResult());
+    scf::YieldOp::create(fb, loc,
+                         pass ? pickLanes(fb, pass, {(int64_t)l})
+                              : arith::ConstantOp::create(fb, loc, fb.getZeroAttr(mt)).getResult());
     elems.push_back(ifOp.getResult(0));
   }
   return vector::FromElementsOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), elems);
@@ -792,6 +801,11 @@ Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
     return ifOp.getResult(0);
   }
   Value mask = broadcastTo(a.gate, a.gateShape, shape);
+  // Where memory holds the compute type, the alternative is the masked
+  // load's pass-through; else the converted load is selected against it,
+  // which keeps the alternative's exact value.
+  if (memoryType(b.getContext(), a.dt) == ty(a.dt))
+    return loadLanes(b, a, mask, o);
   Value loaded = fromMemory(b, loadLanes(b, a, mask), a.dt);
   return arith::SelectOp::create(b, loc, mask, loaded, o);
 }
@@ -851,8 +865,14 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   // writes `acc + a*b` and contracts it to an FMA. The product is formed
   // per folded lane so that LLVM fuses it into its add, as it does there.
   UOpRef src = u->src[0];
-  bool mulFold = kind == tg::ReduceKind::Add && f && src->op == K::MUL && src->dtype == dt &&
-                 src->src[0]->dtype == dt && src->src[1]->dtype == dt && users.lookup(src) == 1 &&
+  // (Only where no conversion sits between: a cast that computes nothing
+  // is no barrier to the contraction either.)
+  auto noConversion = [&](DType from, DType to) {
+    return ty(from) == ty(to) && !(isHalfLike(to) && from != to);
+  };
+  bool mulFold = kind == tg::ReduceKind::Add && f && src->op == K::MUL &&
+                 noConversion(src->dtype, dt) && noConversion(src->src[0]->dtype, src->dtype) &&
+                 noConversion(src->src[1]->dtype, src->dtype) && users.lookup(src) == 1 &&
                  numLanes(laneShape(src)) == numLanes(outShape) * nFold;
   auto emitSrc = [&]() -> Value {
     if (!mulFold)
