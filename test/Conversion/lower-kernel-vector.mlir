@@ -102,3 +102,27 @@
 %11 = tgk.store %5, %3 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
 %12 = tgk.end %11, %i : !tg.void, !tg.weakint
 %13 = tg.sink(%12) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 8 : i64>]>} : !tg.void
+
+// -----
+
+// The lane order follows the store's strides, not the axis ids: i (stride 1)
+// is upcast first and gets the lower id, j (stride 4) the higher; with i
+// fastest the 8 lanes are one contiguous vector each way.
+// CHECK-LABEL: func.func @test
+// CHECK: %[[V:.*]] = vector.load %arg1[%{{.*}}] : memref<8xf32>, vector<8xf32>
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.store %[[V]], %arg0[%{{.*}}] : memref<8xf32>, vector<8xf32>
+%c8 = tg.const 8 : !tg.weakint
+%c4 = tg.const 4 : !tg.weakint
+%c2 = tg.const 2 : !tg.weakint
+%1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%i = tgk.range %c4 [0] <weak> : !tg.weakint
+%j = tgk.range %c2 [1] <weak> : !tg.weakint
+%j4 = tg.mul %j, %c4 : !tg.weakint, !tg.weakint
+%idx = tg.add %j4, %i : !tg.weakint, !tg.weakint
+%3 = tgk.index %1[%idx] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%4 = tg.param <slot = 1, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%5 = tgk.index %4[%idx] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%11 = tgk.store %5, %3 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
+%12 = tgk.end %11, %i, %j : !tg.void, !tg.weakint, !tg.weakint
+%13 = tg.sink(%12) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 0 : i64>, #tg.opt<op = upcast, axis = 0, arg = 0 : i64>]>} : !tg.void
