@@ -12,7 +12,7 @@
 #define TINYGRAD_LIB_SCHEDULE_GRAPH_H
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
-#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad/Symbolic/Ranges.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include <functional>
@@ -24,7 +24,7 @@ using sym::Op;
 using sym::UOp;
 using sym::UOpRef;
 using Shape = llvm::SmallVector<int64_t, 4>;
-using Ranges = llvm::SmallVector<UOpRef, 4>;
+using sym::Ranges;
 
 //===----------------------------------------------------------------------===//
 // Properties
@@ -74,22 +74,9 @@ std::optional<MArg> margOf(UOpRef u);
 llvm::SmallVector<unsigned> broadcastAxes(llvm::ArrayRef<int64_t> src,
                                           llvm::ArrayRef<int64_t> out);
 
-/// tinygrad's `toposort(gate)`: depth-first, sources in order, post-order.
-/// `gate(u)` false leaves u (and what only it reaches) out.
-std::vector<UOpRef> toposort(UOpRef root,
-                             const std::function<bool(UOpRef)> &gate = nullptr);
+using sym::RangeCache;
+using sym::toposort;
 
-/// `x.ranges` (insertion-ordered like tinygrad's dict), memoized per run.
-class RangeCache {
-public:
-  const Ranges &ranges(UOpRef u);
-  /// `x.ended_ranges`.
-  static llvm::ArrayRef<UOpRef> endedRanges(UOpRef u, Ranges &scratch);
-  bool inRanges(UOpRef r, UOpRef u) { return llvm::is_contained(ranges(u), r); }
-
-private:
-  llvm::DenseMap<UOpRef, Ranges> memo;
-};
 /// The cache of the running get_kernel_graph (rules reach it from builders).
 RangeCache &rangeCache();
 

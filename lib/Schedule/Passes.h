@@ -28,10 +28,10 @@ UOpRef copyToStore(Context &ctx, UOpRef sink);
 UOpRef runRangeify(Context &ctx, UOpRef sink);
 /// pm_reduce_simplify's reduce_collapse (codegen/simplify.py).
 const sym::PatternMatcher &pmReduceSimplify();
+/// pm_load_collapse (codegen/simplify.py).
+const sym::PatternMatcher &pmLoadCollapse();
 /// symbolic + pm_reduce_simplify + pm_const_buffer_folding + pm_remove_bufferize.
 const sym::PatternMatcher &removeBufferize();
-/// pm_flatten_range (codegen/simplify.py).
-const sym::PatternMatcher &pmFlattenRange();
 /// pm_limit_bufs: stage sources of ops that would read too many buffers.
 UOpRef limitBufs(Context &ctx, UOpRef sink);
 /// pm_add_buffers + pm_add_param_range_tags (stage to store).

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
+#include "tinygrad/Schedule/LoadCollapse.h"
 
 #include "../Symbolic/Rules/Rules.h"
 #include "llvm/ADT/SetVector.h"
@@ -87,23 +88,7 @@ const sym::PatternMatcher &pmReduceCollapse() {
     sym::PatternMatcher m;
     m.add({
         {"reduce_unparented", op(sym::Op::REDUCE, n::red), [](Match &m) -> UOpRef {
-           UOpRef red = m[n::red];
-           RangeCache &rc = rangeCache();
-           Ranges parented, unparented;
-           for (UOpRef r : red->src.drop_front())
-             (rc.inRanges(r, red->src[0]) ? parented : unparented).push_back(r);
-           if (unparented.empty())
-             return nullptr;
-           UOpRef ret = red->src[0];
-           if (!parented.empty() || red->dtype != red->src[0]->dtype)
-             ret = reduceRanged(m.ctx, red->src[0], parented, reduceKind(red));
-           for (UOpRef r : unparented) {
-             if (reduceKind(red) == tg::ReduceKind::Add)
-               ret = py::mul(m.ctx, ret, r->src[0]);
-             else if (reduceKind(red) == tg::ReduceKind::Mul)
-               return fail(m.ctx, "pm_reduce_unparented", "MUL reduce over an unused range is not supported yet");
-           }
-           return ret;
+           return sym::reduceUnparented(m.ctx, m[n::red], rangeCache());
          }},
         {"lift x+y out of reduce on lt", (var(n::x) + var(n::y)).orCasted() < var(n::c),
          [](Match &m) -> UOpRef {
@@ -153,8 +138,8 @@ const sym::PatternMatcher &pmReduceCollapse() {
   return pm;
 }
 
-/// reduce_collapse(red, u).
-UOpRef reduceCollapse(Match &m) {
+/// reduce_collapse(red, u, pm).
+UOpRef reduceCollapseWith(Match &m, const sym::PatternMatcher &pm) {
   Context &ctx = m.ctx;
   UOpRef red = m[n::red], u = m[n::u];
   RangeCache &rc = rangeCache();
@@ -185,15 +170,72 @@ UOpRef reduceCollapse(Match &m) {
       back[kv.second] = kv.first;
     }
     UOpRef fn = reduceAdd(ctx, sym::substitute(ctx, u, fwd), {r});
-    UOpRef s = sym::graphRewrite(ctx, fn, pmReduceCollapse());
+    UOpRef s = sym::graphRewrite(ctx, fn, pm);
     if (!s || !noRange(s))
       return nullptr;
     u = sym::substitute(ctx, s, back);
   }
   return u;
 }
+UOpRef reduceCollapse(Match &m) { return reduceCollapseWith(m, pmReduceCollapse()); }
 
+bool noLoad(UOpRef u) {
+  for (UOpRef x : toposort(u))
+    if (x->op == sym::Op::INDEX)
+      return false;
+  return true;
+}
+
+/// pm_reduce_load_collapse: pm_reduce_collapse and two rules for a REDUCE
+/// that only picks one element of a loaded index (indexing by a tensor).
+const sym::PatternMatcher &pmReduceLoadCollapse() {
+  static const sym::PatternMatcher pm = pmReduceCollapse() + sym::PatternMatcher({
+      {"lift x+y out of reduce on ne", (var(n::x) + var(n::y)).orCasted().ne(var(n::c)),
+       [](Match &m) -> UOpRef {
+         UOpRef x = m[n::x], y = m[n::y], c = m[n::c];
+         if (!noRange(y) || !noRange(c))
+           return nullptr;
+         return py::ne(m.ctx, x, py::sub(m.ctx, py::cast(m.ctx, c, y->dtype), y));
+       }},
+      {"reduce on a gated load substitutes the range",
+       addReduce(var(n::idx).ne(op(sym::Op::RANGE, n::r).orCasted()).where(cnum(0), var(n::expr)),
+                 {var(n::r)}),
+       [](Match &m) -> UOpRef {
+         Context &ctx = m.ctx;
+         UOpRef r = m[n::r], expr = m[n::expr];
+         UOpRef i = py::cast(ctx, m[n::idx], r->dtype);
+         UOpRef v = py::binop(ctx, sym::Op::AND, py::logicalNot(ctx, py::lt(ctx, i, py::I(0)), "reduce_load_collapse"),
+                              py::lt(ctx, i, r->src[0]));
+         if (!v)
+           return nullptr;
+         llvm::DenseMap<UOpRef, UOpRef> map{{r, py::valid(ctx, i, v)}};
+         return py::where(ctx, v, sym::substitute(ctx, expr, map), py::ic(ctx, 0));
+       }},
+  });
+  return pm;
+}
 } // namespace
+
+const sym::PatternMatcher &sched::pmLoadCollapse() {
+  static const sym::PatternMatcher pm({
+      {"reduce_load_collapse", addReduce(var(n::u), {sym::pat::var()}, n::red),
+       [](Match &m) { return reduceCollapseWith(m, pmReduceLoadCollapse()); }},
+      // no math on a loaded index (overflow): undoes the rule above
+      {"x+y < c on a loaded x", (var(n::x, DType::WeakInt) + var(n::y)) < var(n::c),
+       [](Match &m) -> UOpRef {
+         UOpRef x = m[n::x], y = m[n::y], c = m[n::c];
+         if (!noLoad(y) || !noLoad(c) || noLoad(x))
+           return nullptr;
+         return py::lt(m.ctx, x, py::sub(m.ctx, c, y));
+       }},
+  });
+  return pm;
+}
+
+UOpRef sched::loadCollapse(Context &ctx, UOpRef sink) {
+  ScopedRangeCache cache;
+  return sym::graphRewrite(ctx, sink, pmLoadCollapse());
+}
 
 const sym::PatternMatcher &sched::pmReduceSimplify() {
   static const sym::PatternMatcher pm({

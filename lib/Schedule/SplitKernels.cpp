@@ -54,8 +54,7 @@ UOpRef debuf(Match &m, UOpRef buf) {
 }
 
 const sym::PatternMatcher &kernelSplitRules() {
-  static const sym::PatternMatcher pm({
-      // to_define_global
+  static const sym::PatternMatcher toDefineGlobal({
       {"debuf BUFFER", op({sym::Op::BUFFER, sym::Op::MSTACK, sym::Op::MSELECT}, n::buf),
        [](Match &m) { return debuf(m, m[n::buf]); }},
       {"variable PARAM slot -1", op(sym::Op::PARAM, n::v), [](Match &m) -> UOpRef {
@@ -110,24 +109,8 @@ const sym::PatternMatcher &kernelSplitRules() {
          UOpRef nr = withAttr(m.ctx, r, "ids", DenseI64ArrayAttr::get(m.ctx.getMLIRContext(), ids));
          return withAttr(m.ctx, nr, "tg.tag", {});
        }},
-      // pm_flatten_range
-      {"flatten_range", op({sym::Op::REDUCE, sym::Op::END}, n::r), [](Match &m) -> UOpRef {
-         UOpRef r = m[n::r];
-         auto rngs = r->src.drop_front();
-         if (rngs.empty())
-           return nullptr;
-         Ranges real, backedge;
-         for (UOpRef x : rngs)
-           (x->dtype == DType::Void || x->dtype == DType::Bool ? backedge : real).push_back(x);
-         RangeCache local;
-         llvm::SmallVector<UOpRef, 4> src{r->src[0]};
-         if (!real.empty()) {
-           auto &rr = local.ranges(sink(m.ctx, real));
-           src.append(rr.begin(), rr.end());
-         }
-         src.append(backedge.begin(), backedge.end());
-         return m.ctx.get(r->op, r->type, src, r->arg);
-       }},
+  });
+  static const sym::PatternMatcher rangeifyCodegen({
       // rangeify_codegen
       {"get_contiguous", op(sym::Op::CONTIGUOUS, n::x), [](Match &m) -> UOpRef {
          UOpRef x = m[n::x];
@@ -141,6 +124,7 @@ const sym::PatternMatcher &kernelSplitRules() {
          return m[n::x]->src.empty() ? nullptr : m[n::x]->src[0];
        }},
   });
+  static const sym::PatternMatcher pm = toDefineGlobal + sym::pmFlattenRange() + rangeifyCodegen;
   return pm;
 }
 

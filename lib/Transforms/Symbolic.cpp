@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
+#include "tinygrad/Codegen/Simplify.h"
 #include "tinygrad/Dialect/TG/IR/OpTable.h"
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
@@ -24,6 +25,8 @@ namespace mlir::tinygrad {
 #define GEN_PASS_DEF_DECOMPOSECPU
 #define GEN_PASS_DEF_CPUTHREADS
 #define GEN_PASS_DEF_APPLYOPTS
+#define GEN_PASS_DEF_SPLITRANGES
+#define GEN_PASS_DEF_SIMPLIFYRANGES
 #include "tinygrad/Transforms/Passes.h.inc"
 } // namespace mlir::tinygrad
 
@@ -131,6 +134,31 @@ struct SimplifyValidPass
 struct DecomposeCPUPass : public mlir::tinygrad::impl::DecomposeCPUBase<DecomposeCPUPass> {
   void runOnOperation() override {
     if (!runOnBlocks(getOperation(), decomp::transcendentalPatterns()))
+      signalPassFailure();
+  }
+};
+
+/// Runs `fn` on each kernel SINK (other roots are left alone).
+bool runOnKernels(Operation *root, sym::UOpRef (*fn)(sym::Context &, sym::UOpRef)) {
+  return runOnBlocks(root, [&](sym::Context &ctx, sym::UOpRef u) {
+    return u->op == sym::Op::SINK ? fn(ctx, u) : u;
+  });
+}
+
+struct SplitRangesPass : public mlir::tinygrad::impl::SplitRangesBase<SplitRangesPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), codegen::splitRanges))
+      signalPassFailure();
+  }
+};
+
+struct SimplifyRangesPass : public mlir::tinygrad::impl::SimplifyRangesBase<SimplifyRangesPass> {
+  void runOnOperation() override {
+    auto both = [](sym::Context &ctx, sym::UOpRef u) -> sym::UOpRef {
+      sym::UOpRef k = codegen::initialSymbolic(ctx, u);
+      return k ? codegen::simplifyRanges(ctx, k) : k;
+    };
+    if (!runOnKernels(getOperation(), both))
       signalPassFailure();
   }
 };

@@ -85,6 +85,30 @@ def DecomposeCPU : SymbolicPassBase<"tg-decompose-cpu",
   }];
 }
 
+def SplitRanges : SymbolicPassBase<"tg-split-ranges",
+    "tinygrad's split ranges: a RANGE taken modulo a divisor of its size becomes two"> {
+  let description = [{
+    On each kernel SINK, tinygrad's `pm_split_ranges + pm_flatten_range`
+    (codegen/simplify.py): a RANGE(n) used as `r % c` with c dividing n (not
+    WARP/DEVICE, first modulus seen wins) becomes `r0*c + r1`, r0 of size
+    n/c with ids `(..., 0)` and r1 of size c with ids `(..., 1)`; then
+    simplified. Part of what tg-lower-kernel runs, before tg-apply-opts.
+  }];
+}
+
+def SimplifyRanges : SymbolicPassBase<"tg-simplify-ranges",
+    "tinygrad's initial symbolic and simplify ranges: merge ranges, shrink gated ones"> {
+  let description = [{
+    On each kernel SINK, tinygrad's "initial symbolic" (`sym +
+    pm_flatten_range`) then `pm_flatten_range + pm_simplify_ranges`: two
+    ranges an END closes next to each other (any two of a REDUCE), of one
+    axis type and in the same reduces, merge into one when the index math
+    then has no more FLOORDIV/FLOORMOD; a range every use of which is gated
+    by `r < c` shrinks to c. Part of what tg-lower-kernel runs, before
+    tg-apply-opts (which needs tinygrad's axes to pick tinygrad's opts).
+  }];
+}
+
 def ApplyOpts : SymbolicPassBase<"tg-apply-opts",
     "tinygrad's apply_opts for the CPU: opts_to_apply, or a heuristic's opts"> {
   let description = [{

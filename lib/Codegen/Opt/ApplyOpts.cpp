@@ -1,6 +1,7 @@
 //===- ApplyOpts.cpp - tinygrad's apply_opts and the CPU thread dims -------===//
 #include "tinygrad/Codegen/Opts.h"
 
+#include "tinygrad/Symbolic/Ranges.h"
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -82,7 +83,9 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTar
   }
   if (applied)
     applied->assign(k.applied.begin(), k.applied.end());
-  return k.ast;
+  // get_optimized_ast: shift_to leaves REDUCE/END closing expressions
+  // (r*4 + u); rules after the opts (reduce_mul_chain) need the RANGEs.
+  return sym::graphRewrite(ctx, k.ast, sym::pmFlattenRange());
 }
 
 UOpRef lowerThreadRanges(sym::Context &ctx, UOpRef sink) {

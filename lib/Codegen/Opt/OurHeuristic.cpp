@@ -54,10 +54,14 @@ int64_t strideOf(sym::Context &ctx, UOpRef idx, UOpRef rng) {
   }
   return 0;
 }
-int axisWithId(const Scheduler &k, int64_t id) {
+/// A range's identity across opts: its whole ids tuple (the parts of a
+/// split range share the first id).
+using AxisKey = Attribute;
+AxisKey axisKey(UOpRef r) { return r->arg.attrs ? r->arg.attrs.get("ids") : Attribute(); }
+int axisWithId(const Scheduler &k, AxisKey id) {
   auto rs = k.rngs();
   for (unsigned i = 0; i < rs.size(); ++i)
-    if (Scheduler::axisId(rs[i]) == id)
+    if (axisKey(rs[i]) == id)
       return i;
   return -1;
 }
@@ -87,30 +91,30 @@ bool matmulTile(Scheduler &k) {
   if (!sIdx || !aIdx || !bIdx)
     return false;
   auto rs = k.rngs();
-  int64_t nId = -1, mId = -1;
+  AxisKey nId, mId;
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
     if (Scheduler::axisType(r) != AxisType::Weak)
       continue;
     int64_t sa = strideOf(k.ctx, aIdx, r), sb = strideOf(k.ctx, bIdx, r);
-    if (nId < 0 && strideOf(k.ctx, sIdx, r) == 1 && (sa == 1) != (sb == 1) && (sa == 0 || sb == 0))
-      nId = Scheduler::axisId(r);
+    if (!nId && strideOf(k.ctx, sIdx, r) == 1 && (sa == 1) != (sb == 1) && (sa == 0 || sb == 0))
+      nId = axisKey(r);
   }
-  if (nId < 0)
+  if (!nId)
     return false;
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
-    if (Scheduler::axisId(r) == nId || Scheduler::axisType(r) != AxisType::Weak)
+    if (axisKey(r) == nId || Scheduler::axisType(r) != AxisType::Weak)
       continue;
     int64_t sa = strideOf(k.ctx, aIdx, r), sb = strideOf(k.ctx, bIdx, r);
     if ((sa == 0) != (sb == 0) && strideOf(k.ctx, sIdx, r) > 1) {
-      mId = Scheduler::axisId(r);
+      mId = axisKey(r);
       break;
     }
   }
-  if (mId < 0)
+  if (!mId)
     return false;
-  auto sizeOf = [&](int64_t id) {
+  auto sizeOf = [&](AxisKey id) {
     int a = axisWithId(k, id);
     return a < 0 ? int64_t(1) : Scheduler::size(k.rngs()[a]).value_or(1);
   };

@@ -20,6 +20,7 @@
 
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
+#include "tinygrad/Codegen/Simplify.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,12 +76,17 @@ bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 /// loads assembled into a vector measured faster (conv2d_basic 2x).
 bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
 
-int64_t axisId(UOpRef r) {
-  if (r->arg.attrs)
-    if (auto ids = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
-      if (!ids.empty())
-        return ids[0];
-  return 0;
+/// tinygrad orders ranges by their arg tuple: axis ids compared as a whole
+/// (a split range's parts share their first id).
+bool rangeIdsLess(UOpRef a, UOpRef b) {
+  auto ids = [](UOpRef r) -> llvm::ArrayRef<int64_t> {
+    if (r->arg.attrs)
+      if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
+        return a.asArrayRef();
+    return {};
+  };
+  llvm::ArrayRef<int64_t> x = ids(a), y = ids(b);
+  return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
 }
 
 class Emitter {
@@ -317,7 +323,7 @@ SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
   for (UOpRef r : rangesOf(u))
     if (isLaneRange(r))
       out.push_back(r);
-  llvm::sort(out, [&](UOpRef a, UOpRef c) { return laneBefore(a, c); });
+  llvm::stable_sort(out, [&](UOpRef a, UOpRef c) { return laneBefore(a, c); });
   return laneShapes[u] = out;
 }
 
@@ -328,9 +334,10 @@ bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
   auto key = [&](UOpRef r) {
     auto s = laneStrides.lookup(r);
     auto big = [](int64_t x) { return x ? x : std::numeric_limits<int64_t>::max(); };
-    return std::make_tuple(-big(s.first), -big(s.second), axisId(r));
+    return std::make_pair(-big(s.first), -big(s.second));
   };
-  return key(a) < key(c);
+  auto ka = key(a), kc = key(c);
+  return ka != kc ? ka < kc : rangeIdsLess(a, c);
 }
 
 void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
@@ -851,7 +858,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       return fail(u, "REDUCE over a non-RANGE source");
     (isLaneRange(r) ? folded : loops).push_back(r);
   }
-  llvm::sort(loops, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+  llvm::stable_sort(loops, rangeIdsLess);
   SmallVector<UOpRef, 2> outShape = laneShape(u);
   unsigned nFold = numLanes(folded);
   // Folded lane c of every output lane at once: the output lanes stay one
@@ -1226,7 +1233,7 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
     for (UOpRef r : closedRanges(u))
       if (scopeOf(r) < 0 && !isLaneRange(r))
         rs.push_back(r);
-    llvm::sort(rs, [](UOpRef a, UOpRef c) { return axisId(a) < axisId(c); });
+    llvm::stable_sort(rs, rangeIdsLess);
     size_t base = scopes.size();
     for (UOpRef r : rs) {
       openLoop(r, scopes.size() - 1);
@@ -1377,7 +1384,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   sym::Context &ctx = kernel->ctx();
   // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
   // target lacks, decomposed as tinygrad does.
-  sym::UOpRef k = sym::graphRewrite(ctx, kernel, sym::symMoveWhereOnLoad());
+  // full_rewrite_to_sink's order: split ranges, initial symbolic, simplify
+  // ranges, apply_opts, postopt symbolic.
+  sym::UOpRef k = codegen::preOptRewrites(ctx, kernel);
   SmallVector<opt::Opt> applied;
   if (k) {
     opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
@@ -1387,7 +1396,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
       mlir::emitError(loc, "apply_opts: ") << why;
       return failure();
     }
-    k = opt::lowerThreadRanges(ctx, k);
+    k = codegen::postOptSymbolic(ctx, k);
+    if (k)
+      k = opt::lowerThreadRanges(ctx, k);
   }
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
