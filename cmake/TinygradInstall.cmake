@@ -39,7 +39,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/tinygrad-rt DESTINATION 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/tinygrad_mlir DESTINATION lib/python3/dist-packages
   PATTERN "__pycache__" EXCLUDE)
 install(CODE "file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/python3/dist-packages/tinygrad_mlir/_installed.py\"
-  \"# Written by cmake --install: the C API library and the compiler of this installation.\\nCAPI_LIBRARY = '\${CMAKE_INSTALL_PREFIX}/lib/libTinygradCAPI.so'\\nCOMPILER = '\${CMAKE_INSTALL_PREFIX}/bin/tinygrad-compile'\\nRUN = '\${CMAKE_INSTALL_PREFIX}/bin/tinygrad-run'\\n\")")
+  \"# Written by cmake --install: the C API library and the compiler of this installation.\\nCAPI_LIBRARY = '\${CMAKE_INSTALL_PREFIX}/lib/libTinygradCAPI.so'\\nCOMPILER = '\${CMAKE_INSTALL_PREFIX}/bin/tinygrad-compile'\\n\")")
 
 install(EXPORT TinygradMLIRTargets NAMESPACE TinygradMLIR:: DESTINATION ${TG_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/TinygradMLIRConfig.cmake.in

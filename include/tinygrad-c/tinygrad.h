@@ -11,8 +11,12 @@
  * TinygradMLIR::CAPI brings along), plus two helpers that load and launch a
  * compiled kernel with the right argument order.
  *
- * Not here yet: scheduling a tensor program (tinygrad's schedule step; the
- * library has no scheduler yet) and targets other than the host CPU.
+ * A tensor program (tinygrad's realize(): a tensor graph whose SINK lists
+ * the tensors to realize) runs in-process through tgc_program_*: scheduled,
+ * each kernel compiled as tgc_compile_kernel_cpu does, run on the runtime's
+ * CPU device on buffers the caller fills, outputs read back as dense bytes.
+ *
+ * Not here yet: targets other than the host CPU.
  *
  * Conventions
  *  - Every function returns a tgc_status. On anything but TGC_OK,
@@ -35,17 +39,21 @@
  *    runs in parallel, except the LLVM back end of tgc_compile_kernel_cpu,
  *    which is serialized process-wide (it shares one host TargetMachine).
  *    One context per thread gives the most parallelism.
+ *  - A program (tgc_program) takes its context's lock for every call,
+ *    tgc_program_run included: programs of one context run one at a time.
  *  - Callbacks run on the calling thread, during the call, with the
  *    context's lock held: they must not call back into the same context.
  *
  * Ownership
  *  - Every handle returned through an out-parameter (context, module,
- *    kernel) is owned by the caller and released exactly once with the
- *    matching tgc_*_destroy. Modules keep their context alive and kernels
- *    do not need it: handles may be released in any order.
+ *    kernel, program) is owned by the caller and released exactly once with
+ *    the matching tgc_*_destroy. Modules and programs keep their context
+ *    alive, kernels do not need it, a program does not need the module it
+ *    was made from: handles may be released in any order.
  *  - Strings and arrays returned through `const` out-pointers (names, IR
- *    text kept in a kernel, the object bytes, tgc_kernel_info's arrays) are
- *    owned by the object they came from and valid until it is destroyed.
+ *    text kept in a kernel, the object bytes, tgc_kernel_info's and
+ *    tgc_tensor_info's arrays) are owned by the object they came from and
+ *    valid until it is destroyed.
  *  - Strings returned through `char **` out-pointers are malloc'ed for the
  *    caller, NUL-terminated, and released with tgc_string_free.
  *  - tgc_last_error's string is owned by the library and valid until the
@@ -101,6 +109,7 @@ TGC_API void tgc_string_free(char *str);
 typedef struct tgc_context tgc_context;
 typedef struct tgc_module tgc_module;
 typedef struct tgc_kernel tgc_kernel;
+typedef struct tgc_program tgc_program;
 
 /* ---- contexts ----------------------------------------------------------- */
 
@@ -243,6 +252,81 @@ TGC_API tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device
 TGC_API tgc_status tgc_kernel_launch(const tgc_kernel *kernel, tgrt_program *program,
                                      tgrt_buffer *const *buffers, size_t num_buffers,
                                      const int64_t *var_values, size_t num_var_values);
+
+/* ---- tensor programs: schedule, compile, run on the CPU ----------------- */
+
+/* Called as long work advances: stage "schedule" (done = total = 1) once
+ * the program is scheduled, then "compile" after each of its `total`
+ * distinct kernels is compiled and loaded. */
+typedef void (*tgc_progress_callback)(const char *stage, uint64_t done, uint64_t total,
+                                      void *user_data);
+
+typedef struct tgc_program_options {
+  uint32_t api_version;           /* TGC_API_VERSION                             */
+  uint32_t max_threads;           /* cores each kernel's thread split may use; 0:
+                                     the host's                                  */
+  tgc_progress_callback progress; /* NULL: no progress reports                   */
+  tgc_ir_callback after_pass;     /* NULL, or the IR after each pass of every
+                                     kernel's compile (as tgc_cpu_options)       */
+  void *user_data;                /* passed to both callbacks                    */
+} tgc_program_options;
+
+#define TGC_PROGRAM_OPTIONS_DEFAULT {TGC_API_VERSION, 0, NULL, NULL, NULL}
+
+/* Schedules the tensor program in module (a tinygrad tensor graph imported
+ * with tgc_module_import_json: its root is the SINK of the tensors to
+ * realize, its inputs BUFFERs on a device) the way tinygrad's realize()
+ * does (the scheduler tinygrad-run and tinygrad-schedule use), compiles
+ * every kernel of the schedule for the host CPU and loads it on the
+ * runtime's CPU device, and allocates the program's buffers (zeroed). The
+ * module is not changed. options may be NULL. A graph the scheduler
+ * rejects is TGC_PASS_FAILED, a kernel that cannot be compiled
+ * TGC_COMPILE_FAILED, both with the reason. */
+TGC_API tgc_status tgc_program_create(tgc_module *module, const tgc_program_options *options,
+                                      tgc_program **out_program);
+TGC_API tgc_status tgc_program_destroy(tgc_program *program);
+
+typedef struct tgc_program_info {
+  uint32_t api_version; /* set by the caller: TGC_API_VERSION                  */
+  size_t num_buffers;   /* the tensor graph's device BUFFERs, by slot          */
+  size_t num_outputs;   /* the SINK's sources                                  */
+  uint32_t num_kernels; /* kernel launches in the schedule                     */
+  uint32_t num_copies;  /* copies in the schedule                              */
+  double schedule_ms, compile_ms;
+  double run_ms;        /* the last tgc_program_run (0 before one)             */
+} tgc_program_info;
+
+TGC_API tgc_status tgc_program_get_info(const tgc_program *program, tgc_program_info *out_info);
+
+/* A buffer the caller fills, or a realized tensor it reads. The strings and
+ * the shape array belong to the program. */
+typedef struct tgc_tensor_info {
+  uint32_t api_version;  /* set by the caller: TGC_API_VERSION                 */
+  int64_t slot;          /* a buffer's BUFFER slot; -1 for an output           */
+  const char *dtype;     /* tinygrad's dtype name: "float32", "uint8", ...     */
+  const char *device;    /* a buffer's device ("CPU"; "PYTHON" for tinygrad's
+                            RNG state); "" for an output                      */
+  const int64_t *shape;  /* a buffer: {elements}; an output: its shape         */
+  size_t ndim;
+  size_t bytes;          /* what tgc_program_set_buffer / _read_output move    */
+} tgc_tensor_info;
+
+/* Buffers are in slot order: a program's inputs were realized before it
+ * was built, so they come first. */
+TGC_API tgc_status tgc_program_buffer_info(const tgc_program *program, size_t index,
+                                           tgc_tensor_info *out_info);
+TGC_API tgc_status tgc_program_output_info(const tgc_program *program, size_t index,
+                                           tgc_tensor_info *out_info);
+/* Copies data[0..size) into buffer `index`; size must be its `bytes`. */
+TGC_API tgc_status tgc_program_set_buffer(tgc_program *program, size_t index, const void *data,
+                                          size_t size);
+/* Runs the schedule once, in order, and waits. May be called again (after
+ * new inputs, say); buffers keep their contents between runs. */
+TGC_API tgc_status tgc_program_run(tgc_program *program);
+/* Writes output `index` to dst[0..size) as dense row-major elements of its
+ * dtype (size must be its `bytes`), read through the output's views. */
+TGC_API tgc_status tgc_program_read_output(tgc_program *program, size_t index, void *dst,
+                                           size_t size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -12,6 +12,7 @@
 
 #include "tinygrad-c/tinygrad.h"
 #include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Execution/TensorProgram.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -44,7 +45,27 @@ struct tgc_kernel {
   std::vector<const char *> varNames;
 };
 
+// The interning context outlives the program whose UOps it holds
+// (members are destroyed in reverse order).
+struct tgc_program {
+  std::shared_ptr<TgcContextImpl> ctx;
+  std::unique_ptr<mlir::tinygrad::sym::Context> sym;
+  std::unique_ptr<mlir::tinygrad::exec::TensorProgram> program;
+  std::vector<int64_t> bufferElements; // tgc_tensor_info.shape of each buffer
+};
+
 namespace tgc {
+
+/// The CPU target's LLVM back end shares one host TargetMachine, which is
+/// not safe to use from two threads at once.
+std::mutex &compileMutex();
+
+/// CPUCompileOptions::afterPass calling a C tgc_ir_callback with the
+/// printed module.
+std::function<void(llvm::StringRef, mlir::ModuleOp)> moduleIRCallback(tgc_ir_callback fn, void *user);
+
+/// fail(TGC_INVALID_ARGUMENT, ...) for a struct of another api_version.
+tgc_status badVersion(const char *function, uint32_t got);
 
 /// Records `message` as this thread's last error and returns `code`.
 tgc_status fail(tgc_status code, std::string message);

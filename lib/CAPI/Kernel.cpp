@@ -9,21 +9,24 @@
 
 using namespace mlir;
 
-namespace {
-
-/// The CPU target's LLVM back end shares one host TargetMachine, which is
-/// not safe to use from two threads at once.
-std::mutex &compileMutex() {
+std::mutex &tgc::compileMutex() {
   static std::mutex m;
   return m;
 }
 
-tgc_status badVersion(const char *fn, uint32_t got) {
+std::function<void(llvm::StringRef, ModuleOp)> tgc::moduleIRCallback(tgc_ir_callback fn, void *user) {
+  return [fn, user](llvm::StringRef pass, ModuleOp m) {
+    std::string ir, name = pass.str();
+    llvm::raw_string_ostream os(ir);
+    m.print(os);
+    fn(name.c_str(), ir.c_str(), ir.size(), user);
+  };
+}
+
+tgc_status tgc::badVersion(const char *fn, uint32_t got) {
   return tgc::fail(TGC_INVALID_ARGUMENT, std::string(fn) + ": api_version is " + std::to_string(got) +
                                              ", expected " + std::to_string(TGC_API_VERSION));
 }
-
-} // namespace
 
 extern "C" {
 
@@ -36,7 +39,7 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
     tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
     if (options) {
       if (options->api_version != TGC_API_VERSION)
-        return badVersion("tgc_compile_kernel_cpu", options->api_version);
+        return tgc::badVersion("tgc_compile_kernel_cpu", options->api_version);
       o = *options;
     }
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
@@ -53,15 +56,10 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
     opts.keepLLVMIR = o.keep_llvm_ir != 0;
     opts.keepAsm = o.keep_asm != 0;
     if (o.after_pass)
-      opts.afterPass = [fn = o.after_pass, user = o.user_data](llvm::StringRef pass, ModuleOp m) {
-        std::string ir, name = pass.str();
-        llvm::raw_string_ostream os(ir);
-        m.print(os);
-        fn(name.c_str(), ir.c_str(), ir.size(), user);
-      };
+      opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
     FailureOr<tinygrad::CPUKernel> k;
     {
-      std::lock_guard<std::mutex> backEnd(compileMutex());
+      std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
       k = tinygrad::compileKernelForCPU(root, opts);
     }
     if (failed(k))
@@ -95,7 +93,7 @@ tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_in
     if (!kernel || !out_info)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_get_info: kernel and out_info must not be NULL");
     if (out_info->api_version != TGC_API_VERSION)
-      return badVersion("tgc_kernel_get_info", out_info->api_version);
+      return tgc::badVersion("tgc_kernel_get_info", out_info->api_version);
     const tinygrad::KernelSignature &s = kernel->kernel.signature;
     tgc_kernel_info info = {};
     info.api_version = TGC_API_VERSION;

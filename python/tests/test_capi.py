@@ -207,14 +207,16 @@ class TestOutsideTheBuildTree(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr[-2000:])
             env["PYTHONPATH"] = target
             code = ("import tinygrad_mlir, tinygrad_mlir.capi as c; print(c.library_path()); "
-                    "print(c.run_case(__import__('json').load(open('case.json')))['match'])")
+                    "print(c.run_case(__import__('json').load(open('case.json')))['match']); "
+                    "print((tinygrad_mlir.Tensor([[1.0, 2.0], [3.0, 4.0]]) * 2).sum().item())")
             with open(os.path.join(tmp, "case.json"), "w") as f:
                 json.dump(var_add_case(2), f)
             p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp)
             self.assertEqual(p.returncode, 0, p.stderr[-2000:])
-            path, match = p.stdout.split()
+            path, match, total = p.stdout.split()
             self.assertTrue(path.startswith(target), path)  # the package's own copy
             self.assertEqual(match, "True")
+            self.assertEqual(total, "20.0")  # the Tensor front end, realized through the installed library
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ The compiler in-process, for tools and for the tinygrad backend:
         k = mod.compile_cpu(max_threads=4, keep=("mlir", "asm"))
         k.info["globals"], k.object, k.text("asm")
     capi.run_case("kernels/add.json")          # compile + run a corpus kernel case, compare
+    ast = capi.with_opts(case["ast"], [("UPCAST", 0, 4)])  # choose the opts instead of the heuristics
+    prog = ctx.import_json(tensor_graph_json).program(progress=True)   # schedule + compile
+    prog.set_buffer(0, x.tobytes()); prog.run(); prog.read_output(0)  # -> bytes
 
 Which library: `find_library()` (TINYGRAD_MLIR_CAPI=path, else the one an install recorded
 in _installed.py, else a copy inside this package (pip install), else <repo>/build/lib). A
@@ -17,13 +20,14 @@ library that cannot be found or loaded is CAPINotFound naming what was tried; no
 Handles follow the C API's ownership rules: each Python object releases its handle once
 (close(), a with block, or garbage collection); a Module keeps its Context alive.
 Errors are CAPIError with the status name and the library's message (diagnostics with their
-locations). A later `schedule` entry point (tensor programs) belongs on Context, beside
-import_json, once the C API has one.
+locations).
 """
 import ctypes
 import os
 import struct
 import threading
+
+from .progress import ProgressBar
 
 ENV_LIBRARY = "TINYGRAD_MLIR_CAPI"
 API_VERSION = 1
@@ -93,6 +97,25 @@ class _CPUOptions(ctypes.Structure):
 
 
 _I64P = ctypes.POINTER(ctypes.c_int64)
+_PROGRESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+
+
+class _ProgramOptions(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("max_threads", ctypes.c_uint32),
+                ("progress", _PROGRESS_CALLBACK), ("after_pass", _IR_CALLBACK), ("user_data", ctypes.c_void_p)]
+
+
+class _ProgramInfo(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("num_buffers", ctypes.c_size_t),
+                ("num_outputs", ctypes.c_size_t), ("num_kernels", ctypes.c_uint32),
+                ("num_copies", ctypes.c_uint32), ("schedule_ms", ctypes.c_double),
+                ("compile_ms", ctypes.c_double), ("run_ms", ctypes.c_double)]
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("slot", ctypes.c_int64), ("dtype", ctypes.c_char_p),
+                ("device", ctypes.c_char_p), ("shape", _I64P), ("ndim", ctypes.c_size_t),
+                ("bytes", ctypes.c_size_t)]
 
 
 class _KernelInfo(ctypes.Structure):
@@ -129,6 +152,14 @@ _SIGNATURES = {
                         ctypes.c_int),
     "tgc_kernel_load": ([_P, _P, _PP], ctypes.c_int),
     "tgc_kernel_launch": ([_P, _P, _PP, ctypes.c_size_t, _I64P, ctypes.c_size_t], ctypes.c_int),
+    "tgc_program_create": ([_P, ctypes.POINTER(_ProgramOptions), _PP], ctypes.c_int),
+    "tgc_program_destroy": ([_P], ctypes.c_int),
+    "tgc_program_get_info": ([_P, ctypes.POINTER(_ProgramInfo)], ctypes.c_int),
+    "tgc_program_buffer_info": ([_P, ctypes.c_size_t, ctypes.POINTER(_TensorInfo)], ctypes.c_int),
+    "tgc_program_output_info": ([_P, ctypes.c_size_t, ctypes.POINTER(_TensorInfo)], ctypes.c_int),
+    "tgc_program_set_buffer": ([_P, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t], ctypes.c_int),
+    "tgc_program_run": ([_P], ctypes.c_int),
+    "tgc_program_read_output": ([_P, ctypes.c_size_t, _P, ctypes.c_size_t], ctypes.c_int),
     # runtime (libTinygradRuntime.so, loaded with the C API)
     "tgrt_last_error": ([], ctypes.c_char_p),
     "tgrt_status_string": ([ctypes.c_int], ctypes.c_char_p),
@@ -301,6 +332,63 @@ class Module(_Handle):
         _call("tgc_compile_kernel_cpu", self.handle, ctypes.byref(opts), ctypes.byref(h))
         return Kernel(h.value)
 
+    def program(self, max_threads=0, progress=None, after_pass=None):
+        """Schedule this tensor graph (a SINK of the tensors to realize), compile every kernel for
+        the host CPU and load it -> TensorProgram. progress: a callable(stage, done, total), or
+        True for a bar on stderr (shown only on a terminal, or when TINYGRAD_MLIR_PROGRESS=1),
+        or None. after_pass(pass_name, ir): the IR after each pass of every kernel's compile."""
+        bar = ProgressBar("tinygrad-mlir") if progress is True else None
+        report = bar.update if bar is not None else progress
+        pcb = _PROGRESS_CALLBACK((lambda st, d, t, _u: report(st.decode(), d, t))) if report else _PROGRESS_CALLBACK()
+        icb = _ir_callback(after_pass) if after_pass is not None else _IR_CALLBACK()
+        opts = _ProgramOptions(API_VERSION, max_threads, pcb, icb, None)
+        h = ctypes.c_void_p()
+        try:
+            _call("tgc_program_create", self.handle, ctypes.byref(opts), ctypes.byref(h))
+        finally:
+            if bar is not None:
+                bar.close()
+        return TensorProgram(h.value, self.context)
+
+
+def _tensor_info(fn, handle, index):
+    ti = _TensorInfo()
+    ti.api_version = API_VERSION
+    _call(fn, handle, index, ctypes.byref(ti))
+    return {"slot": ti.slot, "dtype": ti.dtype.decode(), "device": ti.device.decode(),
+            "shape": tuple(ti.shape[i] for i in range(ti.ndim)), "bytes": ti.bytes}
+
+
+class TensorProgram(_Handle):
+    """A scheduled, compiled tensor program on the CPU device: fill `buffers` (slot order, inputs
+    first) with set_buffer, run(), read each of `outputs` as dense row-major bytes."""
+    _destroy = "tgc_program_destroy"
+
+    def __init__(self, handle, context):
+        super().__init__(handle)
+        self.context = context
+        self.buffers = [_tensor_info("tgc_program_buffer_info", handle, i) for i in range(self.info()["num_buffers"])]
+        self.outputs = [_tensor_info("tgc_program_output_info", handle, i) for i in range(self.info()["num_outputs"])]
+
+    def info(self):
+        pi = _ProgramInfo()
+        pi.api_version = API_VERSION
+        _call("tgc_program_get_info", self.handle, ctypes.byref(pi))
+        return {k: getattr(pi, k) for k, _ in _ProgramInfo._fields_ if k != "api_version"}
+
+    def set_buffer(self, index, data):
+        data = bytes(data)
+        _call("tgc_program_set_buffer", self.handle, index, data, len(data))
+
+    def run(self):
+        _call("tgc_program_run", self.handle)
+
+    def read_output(self, index):
+        n = self.outputs[index]["bytes"] if 0 <= index < len(self.outputs) else 0
+        out = ctypes.create_string_buffer(max(1, n))
+        _call("tgc_program_read_output", self.handle, index, out, n)
+        return out.raw[:n]
+
 
 class Kernel(_Handle):
     """A compiled kernel: the ELF object and tinygrad's ProgramInfo (`info`)."""
@@ -465,6 +553,21 @@ def _close_enough(got, want, dtype):
 def itemsize(dtype):
     fmt = _FORMATS[dtype]
     return 2 if fmt == "bf16" else struct.calcsize(fmt)
+
+
+def with_opts(graph, opts):
+    """A copy of a kernel AST graph (corpus JSON, a dict) whose KernelInfo asks for exactly `opts`:
+    tinygrad's opts_to_apply, which the compiler applies instead of its heuristics. Each opt is
+    (op, axis, arg), e.g. ("UPCAST", 0, 4), ("THREAD", 0, 2), ("UNROLL", 0, 4), ("NOLOCALS", None, None).
+    An opt that does not fit the kernel fails the compile with a message, as in tinygrad."""
+    import copy
+    out = copy.deepcopy(graph)
+    root = out["nodes"][out.get("root", len(out["nodes"]) - 1)]
+    info = root.get("arg")
+    if root.get("op") != "SINK" or not isinstance(info, dict) or info.get("kind") != "KernelInfo":
+        raise ValueError("with_opts: the graph's root is not a SINK with a KernelInfo (not a kernel AST)")
+    info["opts_to_apply"] = [{"kind": "Opt", "op": op, "axis": axis, "arg": arg} for op, axis, arg in opts]
+    return out
 
 
 def run_case(case, context=None, device=None, **compile_opts):

@@ -18,6 +18,10 @@ class DType:
   def __lt__(self, o): return (self.priority, self.itemsize, self.name) < (o.priority, o.itemsize, o.name)
 
   @property
+  def storage(self):
+    """The numpy dtype of a host array holding this dtype's values (bfloat16: its uint16 bits)."""
+    return "uint16" if self.name == "bfloat16" else self.np
+  @property
   def is_float(self): return self.kind in ("f", "wf")
   @property
   def is_int(self): return self.kind in ("i", "u", "wi")
@@ -41,28 +45,30 @@ class dtypes:
   uint64 = DType("uint64", 8, 8, "u", "uint64")
   weakfloat = DType("weakfloat", 9, 100, "wf", None)
   float16 = DType("float16", 12, 2, "f", "float16")
+  bfloat16 = DType("bfloat16", 13, 2, "f", None)  # numpy has none: host arrays hold its bits (storage)
   float32 = DType("float32", 14, 4, "f", "float32")
   float64 = DType("float64", 15, 8, "f", "float64")
-  half, float, int, double, long = float16, float32, int32, float64, int64
+  half, float, int, double, long, bf16 = float16, float32, int32, float64, int64, bfloat16
   default_float, default_int = float32, int32
 
   @staticmethod
   def from_numpy(npdt):
     name = str(npdt)
     for d in ALL_DTYPES:
-      if d.np == name: return d
+      if d.np is not None and d.np == name: return d
     raise TypeError(f"unsupported numpy dtype {name}")
 
 
 ALL_DTYPES = [dtypes.bool, dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16, dtypes.int32, dtypes.uint32,
-              dtypes.int64, dtypes.uint64, dtypes.float16, dtypes.float32, dtypes.float64]
+              dtypes.int64, dtypes.uint64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64]
 
 _LATTICE = {
   dtypes.bool: [dtypes.weakint], dtypes.weakint: [dtypes.int8, dtypes.uint8], dtypes.int8: [dtypes.int16],
   dtypes.int16: [dtypes.int32], dtypes.int32: [dtypes.int64], dtypes.int64: [dtypes.weakfloat],
   dtypes.uint8: [dtypes.int16, dtypes.uint16], dtypes.uint16: [dtypes.int32, dtypes.uint32],
   dtypes.uint32: [dtypes.int64, dtypes.uint64], dtypes.uint64: [dtypes.weakfloat],
-  dtypes.weakfloat: [dtypes.float16], dtypes.float16: [dtypes.float32], dtypes.float32: [dtypes.float64],
+  dtypes.weakfloat: [dtypes.float16, dtypes.bfloat16], dtypes.float16: [dtypes.float32],
+  dtypes.bfloat16: [dtypes.float32], dtypes.float32: [dtypes.float64],
 }
 
 
@@ -130,8 +136,10 @@ class UOp:
 
   def _infer_shape(self):
     op, src = self.op, self.src
-    if op in ("CONST", "STACK"): return ()  # scalars; a STACK here is only ever a shape argument
-    if op == "BUFFER": return (src[0].arg,)
+    if op == "CONST": return ()
+    # a weakint/void STACK is a shape argument; any other stacks tensors along a new first axis
+    if op == "STACK": return () if self.dtype in (dtypes.weakint, dtypes.void) else (len(src),) + src[0].shape
+    if op == "BUFFER": return () if src[0].op == "STACK" else (src[0].arg,)  # a bound variable's is 0-d
     if op == "SINK": return None
     ps = src[0].shape
     if op == "RESHAPE":
@@ -197,11 +205,17 @@ def toposort(root):
 
 def _enc_arg(op, a):
   if op == "BUFFER":
-    slot, dt = a
+    # (slot, dtype), (slot, dtype, ("device", name)) off the CPU, or a symbolic variable
+    # (slot, dtype, ("var", name, lo, hi)), which lives in an ALU slot on no device
+    slot, dt, extra = a if len(a) == 3 else (a[0], a[1], ("device", "CPU"))
+    if extra[0] == "var":
+      return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": [extra[2], extra[3]], "multiple_of": 1,
+              "name": extra[1], "addrspace": "ALU", "axis": None, "device": None, "volatile": False}
     return {"kind": "ParamArg", "slot": slot, "dtype": dt.name, "vmin_vmax": None, "multiple_of": None,
-            "name": None, "addrspace": "GLOBAL", "axis": None, "device": "CPU", "volatile": False}
+            "name": None, "addrspace": "GLOBAL", "axis": None, "device": extra[1], "volatile": False}
+  if op == "COPY": return a  # the destination device
   if op == "REDUCE": return [{"kind": "Ops", "name": a[0]}, a[1]]
-  if op == "CAST": return {"kind": "DType", "name": a.name}
+  if op in ("CAST", "BITCAST"): return {"kind": "DType", "name": a.name}
   if isinstance(a, bool) or a is None or isinstance(a, int): return a
   if isinstance(a, float):
     if math.isnan(a): return {"kind": "float", "value": "-nan" if math.copysign(1, a) < 0 else "nan"}

@@ -4,18 +4,25 @@ Operations build a tinygrad tensor graph lazily (the same UOp forms tinygrad's
 mixins build at commit a9069c17: implicit broadcasting in ALU ops, EXPAND that
 prepends, REDUCE over the leading axes after a PERMUTE, weak constants);
 `realize()` / `.numpy()` hand the graph to our scheduler, which compiles every
-kernel through our CPU pipeline and runs them through our runtime.
+kernel through our CPU pipeline and runs them through our runtime, all in this
+process through the C API (capi.TensorProgram). Scheduling and compiling a
+program shows a progress bar on stderr when it has many kernels and stderr is a
+terminal (TINYGRAD_MLIR_PROGRESS=1: always, =0: never).
 
     from tinygrad_mlir import Tensor
     x = Tensor([[1.0, 2.0], [3.0, 4.0]])
     print((x @ x).relu().sum(axis=1).numpy())
 """
 import itertools
+import json
 import math
+import threading
 
-from . import graph
+from . import capi, graph
+from .composite import CompositeOps
+from .rand import RandOps
 from .graph import UOp, dtypes, least_upper_dtype, least_upper_float, strong_dtype, sum_acc_dtype, weak_dtype
-from .runner import run_program
+from .progress import ProgressBar
 
 _slots = itertools.count(0)
 _host = {}  # buffer UOp -> numpy array holding its contents
@@ -38,7 +45,7 @@ def _argfix(*x):
   return tuple(x)
 
 
-class Tensor:
+class Tensor(CompositeOps, RandOps):
   __slots__ = ("uop",)
 
   def __init__(self, data, dtype=None):
@@ -55,8 +62,7 @@ class Tensor:
       if arr.dtype.kind == "f" and not isinstance(data, np.ndarray): dtype = dtypes.default_float
       elif arr.dtype.kind in "iu" and not isinstance(data, np.ndarray): dtype = dtypes.default_int
       else: dtype = dtypes.from_numpy(arr.dtype)
-    arr = np.ascontiguousarray(arr.astype(dtype.np))
-    self.uop = _buffer_view(arr, dtype)
+    self.uop = _buffer_view(_to_storage(arr, dtype), dtype)
 
   # *** properties ***
   @property
@@ -70,11 +76,9 @@ class Tensor:
 
   # *** creation ***
   @staticmethod
-  def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.np), dtype)
+  def zeros(*shape, dtype=dtypes.float32): return Tensor(_np().zeros(_argfix(*shape), dtype=dtype.storage), dtype)
   @staticmethod
-  def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype=dtype.np), dtype)
-  @staticmethod
-  def arange(n, dtype=dtypes.int32): return Tensor(_np().arange(n, dtype=dtype.np), dtype)
+  def ones(*shape, dtype=dtypes.float32): return Tensor(_np().ones(_argfix(*shape), dtype="float32"), dtype)
 
   # *** realize ***
   @staticmethod
@@ -85,21 +89,11 @@ class Tensor:
       if t.dtype.is_weak: raise RuntimeError("cannot realize a weak dtype; cast to a concrete dtype first")
     if not todo: return ts
     sink = UOp("SINK", dtypes.void, tuple(t.uop for t in todo))
-    bufs = sorted((u for u in graph.toposort(sink) if u.op == "BUFFER"), key=lambda u: u.arg[0])
-    for b in bufs:
+    bufs = {u.arg[0]: u for u in graph.toposort(sink) if u.op == "BUFFER" and not _is_variable(u)}
+    for b in bufs.values():
       if b not in _host: raise RuntimeError("a buffer of the graph has no contents")
-    record = {
-      "id": "frontend", "format_version": 1,
-      "inputs": [{"name": f"buf{b.arg[0]}", "shape": [b.shape[0]], "dtype": b.arg[1].name,
-                  "values": _host[b].reshape(-1).tolist()} for b in bufs],
-      "tensor_graph": graph.to_json(sink),
-      "outputs": [{"shape": list(t.shape), "dtype": t.dtype.name, "values": None} for t in todo],
-      "var_vals": {},
-    }
-    results = run_program(record)
-    np = _np()
-    for t, vals in zip(todo, results):
-      arr = np.asarray(vals, dtype=t.dtype.np).reshape(t.shape)
+    results = _run(sink, bufs)
+    for t, arr in zip(todo, results):
       view = t.uop.src[0] if t.uop.op == "AFTER" else None
       base = view.src[0] if view is not None and view.op == "RESHAPE" else view
       if base is not None and base in _host and _host[base].size == arr.size:
@@ -118,7 +112,7 @@ class Tensor:
     self.realize()
     u = self.uop
     base = u.src[0] if u.op == "RESHAPE" else u
-    return _host[base].reshape(self.shape).copy()
+    return _from_storage(_host[base].reshape(self.shape), self.dtype)
 
   def tolist(self): return self.numpy().tolist()
   def item(self): return self.numpy().reshape(-1)[0].item()
@@ -149,6 +143,10 @@ class Tensor:
     lhs, rhs = self._broadcasted(x, reverse)
     return lhs._alu(op, rhs)
 
+  def bitcast(self, dtype):
+    if self.dtype.itemsize != dtype.itemsize: raise RuntimeError(f"bitcast of {self.dtype} to {dtype}: sizes differ")
+    return self if self.dtype is dtype else Tensor(UOp("BITCAST", dtype, (self.uop,), dtype))
+
   def cast(self, dtype):
     if self.dtype is dtype: return self
     if self.dtype.is_weak and self.uop.op == "CONST": return Tensor(graph.const(self.uop.arg, dtype))
@@ -162,10 +160,16 @@ class Tensor:
   def sub(self, x, reverse=False):
     a, b = self._broadcasted(x, reverse)
     return a._alu("ADD", -b)
-  def div(self, x, reverse=False):
+  def div(self, x, reverse=False, rounding_mode=None):
     a, b = self._broadcasted(x, reverse)
+    if a.dtype.is_int and b.dtype.is_int and rounding_mode is not None:
+      return a._alu({"trunc": "CDIV", "floor": "FLOORDIV"}[rounding_mode], b)
     if a.dtype.is_int or a.dtype is dtypes.bool: a = a.cast(dtypes.default_float)
-    return a._alu("MUL", b.reciprocal())
+    d = a._alu("MUL", b.reciprocal())
+    if rounding_mode is None: return d
+    if rounding_mode == "trunc": return d.trunc()
+    if rounding_mode == "floor": return d.floor()
+    raise RuntimeError(f"rounding_mode={rounding_mode!r} is not supported")
   def maximum(self, x): return self._binop("MAX", x)
   def minimum(self, x):
     a, b = self._broadcasted(x)
@@ -177,15 +181,54 @@ class Tensor:
   def __gt__(self, x): return self._binop("CMPLT", x, reverse=True)
   def __le__(self, x): return (self > x).logical_not()
   def __ge__(self, x): return (self < x).logical_not()
-  def eq(self, x): return self._binop("CMPEQ", x)
+  # tinygrad spells == as not-!=, and the corpus graphs are that form
+  def eq(self, x): return self.ne(x).logical_not()
   def ne(self, x): return self._binop("CMPNE", x)
   def logical_not(self): return self.cast(dtypes.bool).ne(True)
   def where(self, x, y):
     ref = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else self
     x, y = ref._ufix(x)._broadcasted(y)
     return self._alu("WHERE", x, y)
-  def xor(self, x): return self._binop("XOR", x)
+  def bitwise_and(self, x, reverse=False): return self._binop("AND", x, reverse)
+  def bitwise_or(self, x, reverse=False): return self._binop("OR", x, reverse)
+  def xor(self, x, reverse=False): return self._binop("XOR", x, reverse)
+  bitwise_xor = xor
+  def bitwise_not(self):
+    if self.dtype is dtypes.bool: return self.logical_not()
+    return self ^ (_int_max(self.dtype) if self.dtype.is_unsigned else -1)
+  def lshift(self, x, reverse=False): return self._binop("SHL", x, reverse)
+  def rshift(self, x, reverse=False): return self._binop("SHR", x, reverse)
+  __and__ = bitwise_and
+  __or__ = bitwise_or
   __xor__ = xor
+  __lshift__ = lshift
+  __rshift__ = rshift
+  __invert__ = bitwise_not
+  def __rand__(self, x): return self.bitwise_and(x, True)
+  def __ror__(self, x): return self.bitwise_or(x, True)
+  def __rxor__(self, x): return self.xor(x, True)
+
+  def idiv(self, x, rounding_mode="floor"):
+    """Division of integers rounding toward -inf ("floor", Python's //) or toward zero ("trunc")."""
+    return self.div(x, rounding_mode=rounding_mode)
+  def mod(self, x, reverse=False):
+    a, b = self._broadcasted(x, reverse)
+    if a.dtype.is_int and b.dtype.is_int: return a._alu("FLOORMOD", b)
+    return a - a.div(b, rounding_mode="floor") * b
+  def fmod(self, x):
+    a, b = self._broadcasted(x)
+    if a.dtype.is_int and b.dtype.is_int: return a._alu("CMOD", b)
+    return a - a.div(b, rounding_mode="trunc") * b
+  def __floordiv__(self, x): return self.div(x, rounding_mode="floor")
+  __mod__ = mod
+
+  def pow(self, x, reverse=False):
+    base, exponent = self._broadcasted(x, reverse)
+    if not least_upper_dtype(base.dtype, exponent.dtype).is_float and not (isinstance(x, int) and x >= 0):
+      raise RuntimeError("base needs to be float")
+    return base._alu("POW", exponent)
+  __pow__ = pow
+  def __rpow__(self, x): return self.pow(x, True)
 
   __add__ = add
   __mul__ = mul
@@ -196,6 +239,9 @@ class Tensor:
   def __rsub__(self, x): return self.sub(x, True)
   def __rtruediv__(self, x): return self.div(x, True)
   def __neg__(self): return self.neg()
+  __eq__ = eq
+  __ne__ = ne
+  __hash__ = object.__hash__
   def __matmul__(self, x): return self.matmul(x)
 
   def _float(self): return self.cast(least_upper_float(self.dtype))
@@ -213,7 +259,19 @@ class Tensor:
   def relu(self): return (self > 0).where(self, 0)
   def sigmoid(self): return (1 + (self * (-1 / math.log(2)))._alu("EXP2")).reciprocal()
   def tanh(self): return 2.0 * ((2.0 * self).sigmoid()) - 1.0
-  def abs(self): return self * ((self > 0).where(1, 0) - (self < 0).where(1, 0))
+  def const_like(self, v):
+    """The constant v in self's dtype, broadcast to self's shape."""
+    c = Tensor(graph.const(v, self.dtype))
+    return c if not self.ndim else Tensor(UOp("EXPAND", self.dtype, (c.uop, graph.shape_arg(self.shape))))
+  def sign(self): return self.ne(0).where((self < 0).where(self.const_like(-1), self.const_like(1)), self.const_like(0))
+  def abs(self): return self * self.sign()
+  def trunc(self): return self._alu("TRUNC")
+  def ceil(self): return (self > (b := self.trunc())).where(b + 1, b)
+  def floor(self): return (self < (b := self.trunc())).where(b - 1, b)
+  def round(self):
+    """Half to even."""
+    return ((self > 0).eq((b := self.trunc() / 2.0).trunc().eq(b))).where((self - 0.5).ceil(), (self + 0.5).floor())
+  def gelu(self): return 0.5 * self * (1 + (math.sqrt(2 / math.pi) * (self + 0.044715 * self ** 3)).tanh())
   def square(self): return self * self
   def clip(self, lo=None, hi=None):
     if lo is None and hi is None: raise RuntimeError("at least one of 'lo' or 'hi' must not be None")
@@ -290,7 +348,16 @@ class Tensor:
     dim = _resolve(dim, self.ndim + 1)
     return self.reshape(self.shape[:dim] + (1,) + self.shape[dim:])
 
-  def flatten(self): return self.reshape(-1)
+  def flatten(self, start_dim=0, end_dim=-1):
+    start, end = _resolve(start_dim, self.ndim), _resolve(end_dim, self.ndim)
+    return self.reshape(self.shape[:start] + (math.prod(self.shape[start:end + 1]),) + self.shape[end + 1:])
+
+  def stack(self, *args, dim=0):
+    ts = (self,) + args
+    if any(t.shape != self.shape for t in ts): raise graph.ShapeError(f"stack needs equal shapes, got {[t.shape for t in ts]}")
+    dim = _resolve(dim, self.ndim + 1)
+    ret = Tensor(UOp("STACK", self.dtype, tuple(t.uop for t in ts)))
+    return ret if dim == 0 else ret.permute(tuple(range(1, dim + 1)) + (0,) + tuple(range(dim + 1, ret.ndim)))
 
   def assign(self, x):
     """In-place update of a realized tensor: tinygrad's `buf.after(buf.store(x))`."""
@@ -303,28 +370,15 @@ class Tensor:
     self.uop = UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, x.uop))))
     return self
 
+  def clone(self):
+    """A copy in a buffer of its own (tinygrad's clone: the value stored into a new buffer)."""
+    if self.dtype.is_weak: raise RuntimeError("cannot clone a weak dtype; cast to a concrete dtype first")
+    view = _buffer_view(_np().zeros(self.shape, dtype=self.dtype.storage), self.dtype)
+    return Tensor(UOp("AFTER", self.dtype, (view, UOp("STORE", dtypes.void, (view, self.uop)))))
+
   def contiguous(self):
     if self.dtype.is_weak or self.uop.op == "CONTIGUOUS": return self
     return Tensor(UOp("CONTIGUOUS", self.dtype, (self.uop,)))
-
-  def __getitem__(self, idx):
-    if not isinstance(idx, tuple): idx = (idx,)
-    if len(idx) > self.ndim: raise IndexError(f"too many indices for shape {self.shape}")
-    bounds, keep = [], []
-    for i, s in enumerate(self.shape):
-      ix = idx[i] if i < len(idx) else slice(None)
-      if isinstance(ix, int):
-        ix = _resolve(ix, s)
-        bounds.append((ix, ix + 1))
-      elif isinstance(ix, slice):
-        start, stop, step = ix.indices(s)
-        if step != 1: raise NotImplementedError("strided slicing")
-        bounds.append((start, max(start, stop)))
-        keep.append(i)
-      else:
-        raise TypeError(f"unsupported index {ix!r}")
-    out = self.shrink(bounds)
-    return out.reshape(tuple(out.shape[i] for i in keep))
 
   # *** reductions ***
   def _rop(self, op, axis):
@@ -344,9 +398,9 @@ class Tensor:
     ret = x._rop(op, axis) if x.ndim else x
     return ret.reshape(tuple(1 if i in axis else s for i, s in enumerate(x.shape))) if keepdim else ret
 
-  def sum(self, axis=None, keepdim=False):
-    ret = self.cast(sum_acc_dtype(self.dtype))._reduce("ADD", axis, keepdim)
-    return ret.cast(self.dtype) if self.dtype is dtypes.float16 else ret
+  def sum(self, axis=None, keepdim=False, dtype=None):
+    ret = self.cast(sum_acc_dtype(self.dtype) if dtype is None else dtype)._reduce("ADD", axis, keepdim)
+    return ret.cast(self.dtype) if dtype is None and self.dtype is dtypes.float16 else ret
 
   def max(self, axis=None, keepdim=False): return self._reduce("MAX", axis, keepdim)
   def min(self, axis=None, keepdim=False): return -((-self).max(axis, keepdim))
@@ -388,30 +442,95 @@ class Tensor:
 
   matmul = dot
 
-  def conv2d(self, weight, bias=None, padding=0):
-    """Stride-1 2-D convolution (NCHW x OIHW), as a sum over the kernel taps."""
-    if self.ndim != 4 or weight.ndim != 4: raise graph.ShapeError(f"conv2d wants NCHW and OIHW, got {self.shape}, {weight.shape}")
-    n, c, h, w_ = self.shape
-    o, ci, kh, kw = weight.shape
-    if ci != c: raise graph.ShapeError(f"conv2d input has {c} channels, the weight {ci}")
-    x = self.pad((None, None, (padding, padding), (padding, padding)))
-    oh, ow = h + 2 * padding - kh + 1, w_ + 2 * padding - kw + 1
-    out = None
-    for dy in range(kh):
-      for dx in range(kw):
-        tap = x.shrink((None, None, (dy, dy + oh), (dx, dx + ow))).reshape(n, 1, c, oh, ow)
-        wt = weight.shrink((None, None, (dy, dy + 1), (dx, dx + 1))).reshape(1, o, c, 1, 1)
-        term = (tap * wt).sum(2)
-        out = term if out is None else out + term
-    return out if bias is None else out + bias.reshape(1, o, 1, 1)
+  def conv2d(self, weight, bias=None, groups=1, padding=0):
+    """Stride-1, dilation-1 convolution over the trailing axes (N, C, *spatial x O, C/groups, *kernel),
+    as tinygrad computes it: sliding windows (_pool) times the weight, summed."""
+    if self.ndim != weight.ndim or self.ndim < 3: raise graph.ShapeError(f"conv2d of {self.shape} with {weight.shape}")
+    (bs, cin_), (cout, cin), hw = self.shape[:2], weight.shape[:2], weight.shape[2:]
+    if groups * cin != cin_: raise graph.ShapeError(f"conv2d input has {cin_} channels, the weight {cin} x {groups} groups")
+    pads = padding if isinstance(padding, (tuple, list)) else (padding,) * len(hw)
+    x = self._pad_constant(((0, 0),) * (self.ndim - len(hw)) + tuple((p, p) for p in pads), 0.0)._pool(hw)
+    rcout, oyx = cout // groups, x.shape[2:-len(hw)]
+    x = x.reshape(bs, groups, cin, 1, *oyx, *hw).expand(bs, groups, cin, rcout, *oyx, *hw) \
+      .permute(0, 1, 3, *[4 + i for i in range(len(oyx))], 2, *[4 + len(oyx) + i for i in range(len(hw))])
+    ret = (x * weight.reshape(1, groups, rcout, *[1] * len(oyx), cin, *hw)) \
+      .sum(tuple(-1 - i for i in range(1 + len(oyx))), keepdim=True).reshape(bs, cout, *oyx)
+    return ret if bias is None else ret.add(bias.reshape(1, -1, *[1] * len(hw)))
+
+
+_compiler = threading.local()  # a C API context per thread: contexts serialize their calls
+
+
+def _context():
+  ctx = getattr(_compiler, "ctx", None)
+  if ctx is None: ctx = _compiler.ctx = capi.Context()
+  return ctx
+
+
+def _run(sink, bufs):
+  """Schedule, compile and run the program `sink` over the host buffers `bufs` (slot -> BUFFER) in
+  this process; the realized tensors as numpy arrays."""
+  np = _np()
+  mod = _context().import_json(json.dumps(graph.to_json(sink)), name="<tensor program>")
+  try:
+    bar = ProgressBar("tinygrad-mlir", min_total=16)  # on a terminal, only programs that take a while
+    try:
+      prog = mod.program(progress=bar.update)
+    finally:
+      bar.close()
+  finally:
+    mod.close()
+  with prog:
+    for i, b in enumerate(prog.buffers):
+      prog.set_buffer(i, _host[bufs[b["slot"]]].tobytes())
+    prog.run()
+    return [np.frombuffer(prog.read_output(i), dtype=getattr(dtypes, o["dtype"]).storage).reshape(o["shape"]).copy()
+            for i, o in enumerate(prog.outputs)]
+
+
+class Variable(Tensor):
+  """A symbolic integer in [lo, hi] (tinygrad's Variable): kernels take its value as an argument, so
+  programs that differ only in it share their compiled code. Use it bound: Variable("k", 0, 10).bind(3)."""
+  __slots__ = ()
+
+  def __init__(self, name, lo, hi):
+    if not lo <= hi: raise ValueError(f"variable {name} has an empty range [{lo}, {hi}]")
+    super().__init__(UOp("BUFFER", dtypes.weakint, (UOp("STACK", dtypes.void, ()),), (-1, dtypes.weakint, ("var", name, lo, hi))))
+
+  def bind(self, value):
+    _, _, (_, name, lo, hi) = self.uop.arg
+    if not lo <= value <= hi: raise ValueError(f"{name}={value} is outside [{lo}, {hi}]")
+    return Tensor(UOp("AFTER", dtypes.weakint, (self.uop, UOp("STORE", dtypes.void, (self.uop, graph.const(value, dtypes.weakint))))))
+
+
+def _is_variable(u): return u.op == "BUFFER" and len(u.arg) == 3 and u.arg[2][0] == "var"
+
+
+def _to_storage(arr, dtype):
+  """A contiguous host array of dtype's storage: values converted as a cast does (bfloat16: rounded to
+  nearest even, its bits kept as uint16)."""
+  np = _np()
+  if dtype is not dtypes.bfloat16:
+    return np.array(arr, dtype=dtype.np, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
+  bits = np.array(arr, dtype=np.float32, order="C").view(np.uint32)
+  rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+  return np.where(np.isnan(arr.astype(np.float32)), ((bits >> 16) | 0x40).astype(np.uint16), rounded)
+
+
+def _from_storage(arr, dtype):
+  """A copy as numpy values (bfloat16 widened to float32)."""
+  np = _np()
+  if dtype is not dtypes.bfloat16: return arr.copy()
+  return (arr.astype(np.uint32) << 16).view(np.float32)
 
 
 def _int_min(dt): return 0 if dt.is_unsigned else -(1 << (8 * dt.itemsize - 1))
 def _int_max(dt): return (1 << (8 * dt.itemsize)) - 1 if dt.is_unsigned else (1 << (8 * dt.itemsize - 1)) - 1
 
 
-def _buffer_view(arr, dtype):
-  buf = UOp("BUFFER", dtype, (graph.const(max(1, arr.size), dtypes.weakint),), (next(_slots), dtype))
+def _buffer_view(arr, dtype, device="CPU"):
+  arg = (next(_slots), dtype) if device == "CPU" else (next(_slots), dtype, ("device", device))
+  buf = UOp("BUFFER", dtype, (graph.const(max(1, arr.size), dtypes.weakint),), arg)
   _host[buf] = arr.reshape(-1) if arr.size else arr.reshape(-1)[:0]
   shape = arr.shape
   if shape == (arr.size,): return buf

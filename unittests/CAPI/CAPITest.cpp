@@ -1,5 +1,5 @@
 //===- CAPITest.cpp - the C API's success and error paths ----------------===//
-#include "tinygrad-c/tinygrad.h"
+#include "TestInputs.h"
 
 #include <gtest/gtest.h>
 
@@ -13,15 +13,8 @@
 extern "C" int tgc_c_api_smoke(const char *json, size_t size);
 
 namespace {
-
-std::string readInput(const char *name) {
-  std::ifstream f(std::string(TGC_TEST_INPUT_DIR) + "/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string lastError() { return tgc_last_error(); }
+using tgctest::lastError;
+using tgctest::readInput;
 
 struct Context {
   Context() { EXPECT_EQ(tgc_context_create(&ctx), TGC_OK); }

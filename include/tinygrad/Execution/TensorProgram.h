@@ -1,0 +1,106 @@
+//===- TensorProgram.h - schedule, compile and run a tensor program -*- C++ -*-===//
+//
+// tinygrad's realize() end to end on the host CPU: a tensor graph SINK is
+// scheduled (sched::scheduleProgram), every kernel of the LINEAR compiled
+// by the CPU pipeline and loaded on the runtime's CPU device, the program's
+// buffers allocated; the caller fills the input buffers, runs the LINEAR
+// (as often as it likes), and reads each realized tensor back through its
+// views as dense row-major bytes. tinygrad-run and the C API's tgc_program
+// are both this class.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_EXECUTION_TENSORPROGRAM_H
+#define TINYGRAD_EXECUTION_TENSORPROGRAM_H
+
+#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Schedule/SchedulePipeline.h"
+#include "tinygrad/Symbolic/UOp.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::tinygrad::exec {
+
+/// One of the tensor graph's device buffers: what the caller may fill.
+struct BufferInfo {
+  int64_t slot;
+  std::string dtype;  ///< tinygrad's name ("float32", ...)
+  std::string device; ///< "CPU", "PYTHON" (tinygrad's RNG state), ...
+  int64_t elements;
+  int64_t bytes;
+};
+
+/// One realized tensor (a source of the tensor graph's SINK).
+struct OutputInfo {
+  llvm::SmallVector<int64_t> shape;
+  std::string dtype;
+  int64_t itemsize;
+  int64_t bytes; ///< elements * itemsize
+};
+
+struct ProgramOptions {
+  /// Per-kernel CPU compile options (threads, kept text, IR callbacks).
+  CPUCompileOptions cpu;
+  /// The kernel graph of a call body; empty: ours (sched::getKernelGraph).
+  sched::KernelGraphFn kernelGraph;
+  /// Called after scheduling ("schedule", 1, 1) and after each kernel is
+  /// compiled ("compile", k, kernels): long work can show progress.
+  std::function<void(llvm::StringRef stage, uint64_t done, uint64_t total)> progress;
+  /// Called around each kernel's compile, e.g. to take a lock the LLVM
+  /// back end needs; empty: nothing.
+  std::function<FailureOr<CPUKernel>(Value root, const CPUCompileOptions &)> compile;
+};
+
+/// Which step of TensorProgram::create failed.
+enum class Stage { Schedule, Compile, Runtime };
+
+class TensorProgram {
+public:
+  /// Schedules and compiles the tensor graph SINK `tensor` (interned in
+  /// `ctx`, whose MLIR context the kernels are materialized in). On an
+  /// error, *failedAt (if given) says which step failed.
+  static llvm::Expected<std::unique_ptr<TensorProgram>>
+  create(sym::Context &ctx, sym::UOpRef tensor, const ProgramOptions &opts, Stage *failedAt = nullptr);
+  ~TensorProgram();
+  TensorProgram(const TensorProgram &) = delete;
+  TensorProgram &operator=(const TensorProgram &) = delete;
+
+  /// The tensor graph's device buffers in slot order. A program's inputs
+  /// are realized before it is built, so they come first.
+  llvm::ArrayRef<BufferInfo> buffers() const { return bufferInfos; }
+  llvm::ArrayRef<OutputInfo> outputs() const { return outputInfos; }
+
+  /// Copies `bytes` into buffers()[index] (exactly its size).
+  llvm::Error setBuffer(size_t index, const void *data, size_t bytes);
+  /// Runs the LINEAR once, in order, and waits.
+  llvm::Error run();
+  /// outputs()[index] as dense row-major bytes (padding reads as zero).
+  llvm::Expected<std::vector<char>> readOutput(size_t index);
+
+  unsigned numKernels() const { return kernelCount; }
+  unsigned numCopies() const { return copyCount; }
+  double scheduleMs() const { return scheduleTime; }
+  double compileMs() const { return compileTime; }
+  /// Time of the last run().
+  double runMs() const { return runTime; }
+  const sched::ScheduledProgram &schedule() const { return scheduled; }
+
+private:
+  struct Impl;
+  explicit TensorProgram(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+  sched::ScheduledProgram scheduled;
+  std::vector<BufferInfo> bufferInfos;
+  std::vector<OutputInfo> outputInfos;
+  unsigned kernelCount = 0, copyCount = 0;
+  double scheduleTime = 0, compileTime = 0, runTime = 0;
+};
+
+} // namespace mlir::tinygrad::exec
+
+#endif

@@ -1,0 +1,393 @@
+//===- TensorProgram.cpp - schedule, compile and run a tensor program -----===//
+//
+// Storage: one runtime buffer per BUFFER of the LINEAR; a memory-planned
+// buffer (a SHRINK of a BUFFER, maybe BITCAST) is a view into its arena.
+// Outputs are read on the host through their movement ops, as tinygrad's
+// Tensor.numpy() reads a realized view.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Execution/TensorProgram.h"
+
+#include "tinygrad/Dialect/TG/IR/TypeRules.h"
+#include "tinygrad/Schedule/CreateSchedule.h"
+#include "tinygrad/Schedule/KernelGraph.h"
+#include "tinygrad/Schedule/TensorGraph.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad-rt/runtime.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::exec;
+using sym::UOpRef;
+namespace tgraph = sched::tgraph;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+llvm::Error error(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+}
+llvm::Error rtError(const llvm::Twine &what) { return error(what + ": " + tgrt_last_error()); }
+
+int64_t numel(UOpRef u) {
+  int64_t n = 1;
+  for (int64_t d : tgraph::shapeOf(u))
+    n *= d;
+  return n;
+}
+std::string dtypeName(UOpRef u) {
+  auto dt = tg::getDType(tgraph::elementType(u));
+  return dt ? getName(*dt).str() : "void";
+}
+int64_t itemsize(UOpRef u) {
+  auto dt = tg::getDType(tgraph::elementType(u));
+  return dt ? getInfo(*dt).itemsize : 1;
+}
+
+/// Row-major multi-index helpers for reading a view on the host.
+llvm::SmallVector<int64_t> unflatten(int64_t flat, llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> idx(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    idx[i] = shape[i] ? flat % shape[i] : 0;
+    flat = shape[i] ? flat / shape[i] : 0;
+  }
+  return idx;
+}
+int64_t flatten(llvm::ArrayRef<int64_t> idx, llvm::ArrayRef<int64_t> shape) {
+  int64_t f = 0;
+  for (size_t i = 0; i < shape.size(); ++i)
+    f = f * shape[i] + idx[i];
+  return f;
+}
+
+/// The element of buffer `base` that index `idx` of view `u` reads, or -1
+/// for padding (which reads as zero).
+llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base) {
+  while (true) {
+    if (u->op == sym::Op::BUFFER) {
+      base = u;
+      return flatten(idx, tgraph::shapeOf(u));
+    }
+    UOpRef s = u->src.empty() ? nullptr : u->src[0];
+    llvm::SmallVector<int64_t> in = s ? tgraph::shapeOf(s) : llvm::SmallVector<int64_t>{};
+    switch (u->op) {
+    case sym::Op::RESHAPE:
+      idx = unflatten(flatten(idx, tgraph::shapeOf(u)), in);
+      break;
+    case sym::Op::PERMUTE: {
+      auto perm = cast<DenseI64ArrayAttr>(u->arg.attrs.get("perm")).asArrayRef();
+      llvm::SmallVector<int64_t> si(in.size());
+      for (size_t i = 0; i < perm.size(); ++i)
+        si[perm[i]] = idx[i];
+      idx = si;
+      break;
+    }
+    case sym::Op::EXPAND: {
+      size_t added = idx.size() - in.size();
+      llvm::SmallVector<int64_t> si(idx.begin() + added, idx.end());
+      for (size_t i = 0; i < si.size(); ++i)
+        if (in[i] == 1)
+          si[i] = 0;
+      idx = si;
+      break;
+    }
+    case sym::Op::SHRINK: {
+      auto st = tgraph::constInts(u->src[1]);
+      if (!st)
+        return error("a symbolic SHRINK on an output");
+      for (size_t i = 0; i < idx.size(); ++i)
+        idx[i] += (*st)[i];
+      break;
+    }
+    case sym::Op::PAD: {
+      auto lo = tgraph::constInts(u->src[1]);
+      if (!lo)
+        return error("a symbolic PAD on an output");
+      for (size_t i = 0; i < idx.size(); ++i) {
+        idx[i] -= (*lo)[i];
+        if (idx[i] < 0 || idx[i] >= in[i])
+          return -1;
+      }
+      break;
+    }
+    case sym::Op::FLIP: {
+      auto flags = cast<DenseBoolArrayAttr>(u->arg.attrs.get("flags")).asArrayRef();
+      for (size_t i = 0; i < idx.size(); ++i)
+        if (flags[i])
+          idx[i] = in[i] - 1 - idx[i];
+      break;
+    }
+    case sym::Op::DETACH:
+    case sym::Op::CONTIGUOUS:
+      break;
+    default:
+      return error("an output is " + sym::getOpName(u->op) + ", not a view of a buffer");
+    }
+    u = s;
+  }
+}
+
+struct Compiled {
+  KernelSignature sig;
+  tgrt_program *prog = nullptr;
+};
+} // namespace
+
+struct TensorProgram::Impl {
+  UOpRef linear = nullptr;
+  std::vector<UOpRef> tensorBufs, outputViews;
+  tgrt_device *dev = nullptr;
+  llvm::DenseMap<UOpRef, Compiled> kernels;
+  std::map<UOpRef, tgrt_buffer *> storage, views;
+  llvm::StringMap<int64_t> varVals;
+
+  ~Impl() {
+    for (auto &[u, v] : views)
+      tgrt_buffer_free(v);
+    for (auto &[u, b] : storage)
+      tgrt_buffer_free(b);
+    for (auto &[body, k] : kernels)
+      if (k.prog)
+        tgrt_program_free(k.prog);
+    if (dev)
+      tgrt_device_close(dev);
+  }
+
+  /// The runtime buffer behind a LINEAR argument or a BUFFER (allocated on
+  /// first use), or a view for a memory-planned one.
+  llvm::Expected<tgrt_buffer *> bufferFor(UOpRef a) {
+    if (auto it = views.find(a); it != views.end())
+      return it->second;
+    UOpRef base = a;
+    int64_t offset = 0;
+    if (a->op == sym::Op::BITCAST)
+      base = a->src[0];
+    if (base->op == sym::Op::SHRINK) {
+      auto st = tgraph::constInts(base->src[1]);
+      if (!st)
+        return error("a buffer at a symbolic offset");
+      offset = (*st)[0] * itemsize(base);
+      base = base->src[0];
+    }
+    if (base->op != sym::Op::BUFFER)
+      return error("a " + sym::getOpName(a->op) + " where a buffer was expected");
+    tgrt_buffer *&buf = storage[base];
+    if (!buf && tgrt_buffer_alloc(dev, std::max<int64_t>(1, numel(base) * itemsize(base)), &buf) != TGRT_OK) {
+      storage.erase(base);
+      return rtError("allocating a buffer");
+    }
+    if (base == a)
+      return buf;
+    tgrt_buffer *view = nullptr;
+    if (tgrt_buffer_view(buf, offset, std::max<int64_t>(1, numel(a) * itemsize(a)), &view) != TGRT_OK)
+      return rtError("a view of a planned buffer");
+    views[a] = view;
+    return view;
+  }
+};
+
+TensorProgram::TensorProgram(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+TensorProgram::~TensorProgram() = default;
+
+llvm::Expected<std::unique_ptr<TensorProgram>>
+TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &opts, Stage *failedAt) {
+  auto at = [&](Stage s) {
+    if (failedAt)
+      *failedAt = s;
+  };
+  at(Stage::Schedule);
+  if (!tensor || tensor->op != sym::Op::SINK)
+    return error("a tensor program is a SINK of the tensors to realize");
+  sched::KernelGraphFn kernelGraph = opts.kernelGraph;
+  if (!kernelGraph)
+    kernelGraph = [&ctx](UOpRef body) -> llvm::Expected<UOpRef> {
+      ctx.errors.clear();
+      if (UOpRef kg = sched::getKernelGraph(ctx, body))
+        return kg;
+      std::string why;
+      for (const std::string &e : ctx.errors)
+        why += (why.empty() ? "" : "; ") + e;
+      return error("get_kernel_graph: " + (why.empty() ? std::string("failed") : why));
+    };
+
+  auto impl = std::make_unique<Impl>();
+  auto t0 = Clock::now();
+  auto sp = sched::scheduleProgram(ctx, tensor, kernelGraph);
+  double scheduleMs = msSince(t0);
+  if (!sp)
+    return sp.takeError();
+  std::unique_ptr<TensorProgram> p(new TensorProgram(std::move(impl)));
+  Impl &I = *p->impl;
+  p->scheduled = std::move(*sp);
+  p->scheduleTime = scheduleMs;
+  I.linear = p->scheduled.linear;
+  I.varVals = p->scheduled.varVals;
+  p->kernelCount = sched::countKernels(I.linear);
+  p->copyCount = I.linear->src.size() - p->kernelCount;
+  if (opts.progress)
+    opts.progress("schedule", 1, 1);
+
+  at(Stage::Runtime);
+  if (tgrt_device_open("CPU", nullptr, &I.dev) != TGRT_OK)
+    return rtError("opening the CPU device");
+
+  // Every distinct kernel body, compiled and loaded once.
+  auto t1 = Clock::now();
+  std::vector<UOpRef> bodies;
+  {
+    llvm::DenseSet<UOpRef> seen;
+    for (UOpRef si : I.linear->src)
+      if (UOpRef body = si->src[0]; body->op == sym::Op::SINK && seen.insert(body).second)
+        bodies.push_back(body);
+  }
+  MLIRContext *mctx = ctx.getMLIRContext();
+  for (auto [n, body] : llvm::enumerate(bodies)) {
+    OpBuilder b(mctx);
+    OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
+    b.setInsertionPointToEnd(mod->getBody());
+    Value root = sym::Materializer(b, mod->getLoc()).materialize(body);
+    at(Stage::Compile);
+    FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compileKernelForCPU(root, opts.cpu);
+    if (failed(k))
+      return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
+    at(Stage::Runtime);
+    Compiled &c = I.kernels[body];
+    c.sig = k->signature;
+    if (tgrt_program_load(I.dev, k->object.data(), k->object.size(), k->signature.name.c_str(), &c.prog) !=
+        TGRT_OK)
+      return rtError("loading kernel " + llvm::Twine(n));
+    if (opts.progress)
+      opts.progress("compile", n + 1, bodies.size());
+  }
+  p->compileTime = msSince(t1);
+
+  tgraph::forEachNode(tensor, [&](UOpRef u) {
+    if (auto pa = tgraph::paramAttr(u);
+        pa && u->op == sym::Op::BUFFER && pa.getDevice() && pa.getAddrspace() == tg::AddrSpace::Global)
+      I.tensorBufs.push_back(u);
+  });
+  llvm::sort(I.tensorBufs,
+             [](UOpRef a, UOpRef b) { return tgraph::paramAttr(a).getSlot() < tgraph::paramAttr(b).getSlot(); });
+  for (UOpRef b : I.tensorBufs) {
+    auto dev = dyn_cast_or_null<StringAttr>(tgraph::paramAttr(b).getDevice());
+    p->bufferInfos.push_back({tgraph::paramAttr(b).getSlot(), dtypeName(b), dev ? dev.getValue().str() : "",
+                              numel(b), numel(b) * itemsize(b)});
+  }
+  for (UOpRef out : tensor->src) {
+    UOpRef view = sym::substitute(ctx, out, p->scheduled.bufferMap);
+    I.outputViews.push_back(view);
+    p->outputInfos.push_back(
+        {tgraph::shapeOf(view), dtypeName(view), itemsize(view), numel(view) * itemsize(view)});
+  }
+  return p;
+}
+
+llvm::Error TensorProgram::setBuffer(size_t index, const void *data, size_t bytes) {
+  if (index >= bufferInfos.size())
+    return error("buffer " + llvm::Twine(index) + " of " + llvm::Twine(bufferInfos.size()));
+  const BufferInfo &bi = bufferInfos[index];
+  if ((int64_t)bytes != bi.bytes)
+    return error("buffer " + llvm::Twine(index) + " (slot " + llvm::Twine(bi.slot) + ", " +
+                 llvm::Twine(bi.elements) + " x " + bi.dtype + ") holds " + llvm::Twine(bi.bytes) +
+                 " bytes, got " + llvm::Twine(bytes));
+  auto buf = impl->bufferFor(impl->tensorBufs[index]);
+  if (!buf)
+    return buf.takeError();
+  if (bytes && tgrt_buffer_copy_in(*buf, 0, data, bytes) != TGRT_OK)
+    return rtError("filling buffer " + llvm::Twine(index));
+  return llvm::Error::success();
+}
+
+llvm::Error TensorProgram::run() {
+  Impl &I = *impl;
+  auto t0 = Clock::now();
+  for (auto [n, si] : llvm::enumerate(I.linear->src)) {
+    UOpRef body = si->src[0];
+    llvm::ArrayRef<UOpRef> args = si->src.drop_front();
+    if (body->op == sym::Op::COPY) {
+      if (args.size() != 2)
+        return error("a COPY call takes (dst, src)");
+      auto dst = I.bufferFor(args[0]);
+      if (!dst)
+        return dst.takeError();
+      auto src = I.bufferFor(args[1]);
+      if (!src)
+        return src.takeError();
+      int64_t bytes = numel(args[1]) * itemsize(args[1]);
+      std::vector<char> tmp(std::max<int64_t>(1, bytes));
+      if (tgrt_buffer_copy_out(*src, 0, tmp.data(), bytes) != TGRT_OK ||
+          tgrt_buffer_copy_in(*dst, 0, tmp.data(), bytes) != TGRT_OK)
+        return rtError("copy " + llvm::Twine(n));
+      continue;
+    }
+    if (body->op != sym::Op::SINK)
+      return error("call " + llvm::Twine(n) + " has a " + sym::getOpName(body->op) + " body");
+    Compiled &k = I.kernels[body];
+    std::vector<tgrt_arg> launch;
+    for (int64_t slot : k.sig.globals) {
+      if (slot < 0 || slot >= (int64_t)args.size())
+        return error("kernel " + llvm::Twine(n) + " reads PARAM " + llvm::Twine(slot) + " of " +
+                     llvm::Twine(args.size()) + " call arguments");
+      auto buf = I.bufferFor(args[slot]);
+      if (!buf)
+        return error("kernel " + llvm::Twine(n) + ", argument " + llvm::Twine(slot) + ": " +
+                     llvm::toString(buf.takeError()));
+      launch.push_back(tgrt_arg_buffer(*buf));
+    }
+    for (const std::string &v : k.sig.vars) {
+      if ((int64_t)launch.size() == k.sig.coreIdArg) {
+        launch.push_back(tgrt_arg_int(0));
+        continue;
+      }
+      auto it = I.varVals.find(v);
+      if (it == I.varVals.end())
+        return error("kernel " + llvm::Twine(n) + " uses variable '" + v + "', which nothing binds");
+      launch.push_back(tgrt_arg_int(it->second));
+    }
+    if (tgrt_program_launch(k.prog, launch.data(), launch.size(), k.sig.coreIdArg, k.sig.threads) != TGRT_OK)
+      return rtError("launching kernel " + llvm::Twine(n));
+  }
+  runTime = msSince(t0);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
+  if (index >= outputInfos.size())
+    return error("output " + llvm::Twine(index) + " of " + llvm::Twine(outputInfos.size()));
+  UOpRef view = impl->outputViews[index];
+  const OutputInfo &oi = outputInfos[index];
+  std::vector<char> out(oi.bytes, 0);
+  std::map<UOpRef, std::vector<char>> host;
+  int64_t count = oi.itemsize ? oi.bytes / oi.itemsize : 0;
+  for (int64_t e = 0; e < count; ++e) {
+    UOpRef base = nullptr;
+    auto src = sourceIndex(view, unflatten(e, oi.shape), base);
+    if (!src)
+      return error("output " + llvm::Twine(index) + ": " + llvm::toString(src.takeError()));
+    if (*src < 0)
+      continue;
+    auto &h = host[base];
+    if (h.empty()) {
+      int64_t bytes = numel(base) * itemsize(base);
+      h.resize(std::max<int64_t>(1, bytes));
+      auto buf = impl->bufferFor(base);
+      if (!buf)
+        return buf.takeError();
+      if (tgrt_buffer_copy_out(*buf, 0, h.data(), bytes) != TGRT_OK)
+        return rtError("reading output " + llvm::Twine(index));
+    }
+    std::memcpy(&out[e * oi.itemsize], &h[*src * oi.itemsize], oi.itemsize);
+  }
+  return out;
+}
