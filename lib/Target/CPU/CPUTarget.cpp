@@ -152,10 +152,11 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     f.addFnAttr("target-cpu", tm->getTargetCPU());
     f.addFnAttr("target-features", tm->getTargetFeatureString());
     f.addFnAttr(llvm::Attribute::NoUnwind);
-    // The expander's lanes are packed by the SLP vectorizer, which sizes
-    // vectors by the preferred width; LLVM defaults AVX-512 hosts to 256 bits
-    // (a clock-throttling hedge for old Intel parts). Our tiles are sized for
-    // 512-bit registers, so ask for them where the host has them.
+    // The emitter's wide vectors are split into registers of the preferred
+    // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
+    // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
+    // tiles are sized for 512-bit registers, so ask for them where the host
+    // has them.
     if (llvm::StringRef(tm->getTargetFeatureString()).contains("+avx512f"))
       f.addFnAttr("prefer-vector-width", "512");
   }
