@@ -21,6 +21,7 @@
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Codegen/Simplify.h"
+#include "tinygrad/Target/CPU/CPUTarget.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,6 +76,17 @@ bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 /// 3-wide window row) become partial accesses and inserts in LLVM; scalar
 /// loads assembled into a vector measured faster (conv2d_basic 2x).
 bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
+
+/// Below this many points of the iteration space (every RANGE, lanes
+/// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).
+constexpr int64_t kScalarizeBelowPoints = 1 << 16;
+int64_t iterationPoints(ArrayRef<UOpRef> topo) {
+  int64_t p = 1;
+  for (UOpRef u : topo)
+    if (u->op == K::RANGE)
+      p = std::min<int64_t>(p * opt::Scheduler::size(u).value_or(1 << 20), int64_t(1) << 40);
+  return p;
+}
 
 /// tinygrad orders ranges by their arg tuple: axis ids compared as a whole
 /// (a split range's parts share their first id).
@@ -1344,6 +1356,24 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // `restrict` on each pointer of tinygrad's C says.
   for (size_t i = 0; i < bufs.size(); ++i)
     fn.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+  // A small kernel (tinygrad's own opts: lanes mostly UNROLL lanes folded
+  // into a horizontal sum) runs faster as scalars that LLVM's loop
+  // vectorizer widens across the output loop, as clang does with
+  // tinygrad's C; the loop vectorizer leaves loops of vector ops alone.
+  // Measured on the corpus (bench/kernels): the threefry kernels of randint
+  // and rand_uniform 0.42x tinygrad as vectors, 1.0x as scalars.
+  // cpu::emitObject scalarizes what is marked.
+  // Not with a float sum: LLVM then contracts products into FMAs other
+  // than those clang forms for tinygrad's C (conv2d_groups: one element
+  // 1.4e-5 off), where the vector form matches it.
+  bool floatSum = llvm::any_of(topo, [](UOpRef u) {
+    if (u->op != K::REDUCE || !isFloat(u->dtype) || !u->arg.attrs)
+      return false;
+    auto k = dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"));
+    return k && k.getValue() == tg::ReduceKind::Add;
+  });
+  if (!floatSum && iterationPoints(topo) < kScalarizeBelowPoints)
+    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);

@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -175,7 +176,15 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    llvm::ModulePassManager mpm;
+    if (llvm::any_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kScalarizeAttr); })) {
+      llvm::ScalarizerPassOptions so;
+      so.ScalarizeLoadStore = true;
+      llvm::FunctionPassManager fpm;
+      fpm.addPass(llvm::ScalarizerPass(so));
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    }
+    mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     mpm.run(*llvmModule, mam);
   }
 
