@@ -1144,6 +1144,20 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
   }
   case K::AFTER:
     return in[0];
+  case K::EXPAND:
+  case K::RESHAPE: {
+    // A scalar given a one-element shape (`Tensor(1).unsqueeze(0)` padded
+    // and expanded by a variable): the same value, as tinygrad's
+    // devectorizer makes an EXPAND of a scalar a STACK of one.
+    tg::ValueInfo info = tg::getValueInfo(u->type);
+    int64_t n = 1;
+    for (int64_t d : info.shape)
+      n = d == tg::kDynamic ? -1 : n * d;
+    if (n == 1 && in.size() >= 1 && !isa<VectorType>(in[0].getType()))
+      return in[0];
+    return fail(u, "a movement op left in the kernel (only a one-element " +
+                       sym::getOpName(u->op) + " of a scalar lowers)");
+  }
   default:
     break;
   }
