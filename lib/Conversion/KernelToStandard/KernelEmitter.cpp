@@ -1377,16 +1377,19 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // Measured on the corpus (bench/kernels): the threefry kernels of randint
   // and rand_uniform 0.42x tinygrad as vectors, 1.0x as scalars.
   // cpu::emitObject scalarizes what is marked.
-  // Not with a float sum: LLVM then contracts products into FMAs other
-  // than those clang forms for tinygrad's C (conv2d_groups: one element
-  // 1.4e-5 off), where the vector form matches it.
+  // Not a float sum over UPCAST lanes: LLVM then contracts products into
+  // FMAs other than those clang forms for tinygrad's C (conv2d_groups: one
+  // element 1.4e-5 off), where the vector form matches it.
   bool floatSum = llvm::any_of(topo, [](UOpRef u) {
     if (u->op != K::REDUCE || !isFloat(u->dtype) || !u->arg.attrs)
       return false;
     auto k = dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"));
     return k && k.getValue() == tg::ReduceKind::Add;
   });
-  if (!floatSum && iterationPoints(topo) < kScalarizeBelowPoints)
+  bool upcast = llvm::any_of(topo, [](UOpRef u) {
+    return u->op == K::RANGE && opt::Scheduler::axisType(u) == tg::AxisType::Upcast;
+  });
+  if (!(floatSum && upcast) && iterationPoints(topo) < kScalarizeBelowPoints)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
