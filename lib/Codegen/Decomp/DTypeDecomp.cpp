@@ -55,6 +55,14 @@ Type retyped(Context &c, Type t, DType dt) {
   return tg::makeValueType(c.typeFor(dt), info.shape, info.addrspace);
 }
 
+/// LOAD(idx) of type `t` (the op's operand segments: idx, no alt, no gate).
+UOpRef loadOf(Context &c, Type t, UOpRef idx) {
+  MLIRContext *mc = c.getMLIRContext();
+  auto seg = DenseI32ArrayAttr::get(mc, {1, 0, 0});
+  auto attrs = DictionaryAttr::get(mc, {NamedAttribute(StringAttr::get(mc, "operandSegmentSizes"), seg)});
+  return c.get(Op::LOAD, t, {idx}, sym::Arg{{}, attrs});
+}
+
 /// UOp arithmetic as tinygrad's f2f writes it: Python ints become constants
 /// of the other operand's dtype (wrapped to it, as tinygrad's const does).
 struct B {
@@ -178,15 +186,14 @@ UOpRef storageOf(Match &m, UOpRef x) {
 
 /// tinygrad's f2f_load for one element.
 UOpRef f2fLoad(Match &m, UOpRef x) {
-  if (x->src.empty() || isa<RankedTensorType>(x->type))
-    return nullptr; // only scalar loads reach codegen here
+  // add loads makes ungated scalar loads: the only ones this port handles
+  if (x->src.size() != 1 || isa<RankedTensorType>(x->type))
+    return nullptr;
   FloatDecomp &s = st(m);
   UOpRef idx = storageOf(m, x->src[0]);
   if (!idx)
     return nullptr;
-  llvm::SmallVector<UOpRef, 3> src{idx};
-  src.append(x->src.begin() + 1, x->src.end());
-  UOpRef ld = m.ctx.get(Op::LOAD, retyped(m.ctx, x->type, bitsDType(s.fr)), src, x->arg);
+  UOpRef ld = loadOf(m.ctx, retyped(m.ctx, x->type, bitsDType(s.fr)), idx);
   B b{m.ctx};
   return f2f(b, ld, s.fr, s.to);
 }
@@ -246,16 +253,13 @@ const sym::PatternMatcher &floatDecompPatterns() {
       {"bitcasted load should just replace load", up(Op::BITCAST, {op(Op::LOAD, n::ld)}, n::x),
        [](Match &m) -> UOpRef {
          UOpRef ld = m[n::ld], bc = m[n::x];
-         if (ld->dtype != st(m).fr)
+         if (ld->dtype != st(m).fr || ld->src.size() != 1)
            return nullptr;
          UOpRef idx = storageOf(m, ld->src[0]);
          if (!idx)
            return nullptr;
-         llvm::SmallVector<UOpRef, 3> src{idx};
-         src.append(ld->src.begin() + 1, ld->src.end());
          B b{m.ctx};
-         UOpRef nl = m.ctx.get(Op::LOAD, retyped(m.ctx, ld->type, bitsDType(st(m).fr)), src, ld->arg);
-         return b.bitcast(nl, bc->dtype);
+         return b.bitcast(loadOf(m.ctx, retyped(m.ctx, ld->type, bitsDType(st(m).fr)), idx), bc->dtype);
        }},
       {"bitcast from", up(Op::BITCAST, {var(n::x, kFloats)}, n::b),
        [](Match &m) -> UOpRef {
@@ -342,7 +346,7 @@ struct AddLoads {
 UOpRef maybeLoad(Context &c, UOpRef u, DType fr) {
   if (u->op != Op::INDEX || u->dtype != fr)
     return u;
-  return c.get(Op::LOAD, c.typeFor(fr), {u});
+  return loadOf(c, c.typeFor(fr), u);
 }
 
 const sym::PatternMatcher &addLoadsPatterns() {
