@@ -44,6 +44,15 @@ ps=$(grep -E '^[0-9]+ skipped' "$log/py.txt" | tail -1 | awk '{print $1+0}')
 echo "python: ${pp:-0} passed, ${pf:-0} failed${ps:+, $ps skipped (need TINYGRAD_SRC)}"
 passed=$((passed + ${pp:-0})); failed=$((failed + ${pf:-0}))
 
+echo "== python under LeakSanitizer =="
+# The binding's C API tests again, with the ASan runtime preloaded: one
+# result, failed on any leak report in our libraries (or MLIR/LLVM).
+if scripts/python-lsan.sh >"$log/lsan.txt" 2>&1; then
+  passed=$((passed + 1)); tail -n 1 "$log/lsan.txt"
+else
+  failed=$((failed + 1)); tail -n 20 "$log/lsan.txt"
+fi
+
 rm -rf "$log"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

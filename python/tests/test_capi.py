@@ -199,7 +199,10 @@ class TestOutsideTheBuildTree(unittest.TestCase):
             src, target = os.path.join(tmp, "src"), os.path.join(tmp, "site")
             shutil.copytree(os.path.join(REPO, "python"), src,
                             ignore=shutil.ignore_patterns("tests", "__pycache__", "build", "*.egg-info"))
-            env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", capi.ENV_LIBRARY)}
+            # plain child interpreters: under scripts/python-lsan.sh the preloaded sanitizer would
+            # fail pip on CPython's own exit-time leaks (this process's run covers our library)
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("PYTHONPATH", capi.ENV_LIBRARY, "LD_PRELOAD", "ASAN_OPTIONS")}
             env["TINYGRAD_MLIR_BUILD"] = os.path.join(REPO, "build")
             p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-index",
                                 "--no-deps", "--no-compile", "-q", "--target", target, src],

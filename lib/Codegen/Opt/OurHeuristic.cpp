@@ -118,16 +118,17 @@ bool matmulTile(Scheduler &k) {
     int a = axisWithId(k, id);
     return a < 0 ? int64_t(1) : Scheduler::size(k.rngs()[a]).value_or(1);
   };
-  // Four vectors of columns, and as many rows (6, 4 or 2) as leave the
-  // accumulators within the register file: 4x4 ymm on AVX2 (measured here
-  // 1.4x faster than 4x2: half the loads per FMA outweigh the register
-  // pressure), 6x4 or 4x4 zmm on AVX-512.
+  // Four vectors of columns, and as many rows (6, 4 or 2) as keep the
+  // accumulators, the four column vectors and a row's broadcast within the
+  // register file: 2x4 ymm on AVX2 (4x4 needs 21 of its 16 registers and
+  // spilled in the k loop; with the vector lowering 2x4 measured 1.3-1.5x
+  // faster at 1 thread and 1.4x at 2 here), 6x4 or 4x4 zmm on AVX-512.
   int64_t width = k.target.vectorBytes / 4, cols = 4 * width;
   if (sizeOf(nId) % cols != 0)
     return false;
   int64_t rows = 0;
   for (int64_t r : {6, 4, 2})
-    if (sizeOf(mId) % r == 0 && 4 * r <= (int64_t)k.target.vectorRegs) {
+    if (sizeOf(mId) % r == 0 && 4 * r + 4 + 1 <= (int64_t)k.target.vectorRegs) {
       rows = r;
       break;
     }

@@ -8,12 +8,20 @@
 // ranges open as a loop nest right there. Values memoized in a loop are
 // forgotten when the loop closes.
 //
+// UPCAST/UNROLL ranges are lanes, not loops: a node with n > 1 lanes is one
+// `vector<n x T>` (row-major over its lane ranges, the last fastest), so
+// every elementwise op is one vector op and loads/stores become vector
+// accesses wherever the index is linear in the lanes.
+//
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/KernelToStandard.h"
+
+#include "LinearIndex.h"
 
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Codegen/Simplify.h"
+#include "tinygrad/Target/CPU/CPUTarget.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +29,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -63,6 +72,22 @@ Type memoryType(MLIRContext *ctx, DType dt) {
 bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
 bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 
+/// Whether n lanes split into whole vector registers. Odd lengths (a
+/// 3-wide window row) become partial accesses and inserts in LLVM; scalar
+/// loads assembled into a vector measured faster (conv2d_basic 2x).
+bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
+
+/// Below this many points of the iteration space (every RANGE, lanes
+/// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).
+constexpr int64_t kScalarizeBelowPoints = 1 << 16;
+int64_t iterationPoints(ArrayRef<UOpRef> topo) {
+  int64_t p = 1;
+  for (UOpRef u : topo)
+    if (u->op == K::RANGE)
+      p = std::min<int64_t>(p * opt::Scheduler::size(u).value_or(1 << 20), int64_t(1) << 40);
+  return p;
+}
+
 /// tinygrad orders ranges by their arg tuple: axis ids compared as a whole
 /// (a split range's parts share their first id).
 bool rangeIdsLess(UOpRef a, UOpRef b) {
@@ -92,11 +117,34 @@ private:
     /// (the body's terminator, or a later loop a REDUCE must precede).
     Operation *tail;
   };
-  /// A value per lane of the node's lane shape (one lane: a scalar node).
-  using Lanes = SmallVector<Value, 4>;
+  /// A node's value: a scalar for one lane, else a vector of its lanes.
   struct Memo {
-    Lanes v;
+    Value v;
     unsigned depth, scopeId;
+  };
+  /// Lane values for one index: fixed by the axis values of the shape.
+  using LaneVals = llvm::DenseMap<UOpRef, int64_t>;
+  /// How a load or store reaches memory, per lane of its shape.
+  struct Address {
+    Value buf;
+    DType dt;
+    Value gate; ///< i1, or a vector of i1 over gateShape; null when ungated
+    SmallVector<UOpRef, 2> gateShape;
+    /// Linear: lane l is at base + offsets[l]; else at lane l of `idx`.
+    bool linear = false;
+    Value base;
+    SmallVector<int64_t> offsets;
+    Value idx; ///< vector<n x index> (non-linear) or an index (one lane)
+    unsigned lanes = 1;
+    /// Segments: runs of lanes along the one lane range of stride 1, each
+    /// contiguous in memory (lanes of segment s, in address order); empty
+    /// when no lane range has stride 1.
+    SmallVector<SmallVector<int64_t, 8>> segments;
+    /// Lane l's place in the segments laid end to end.
+    SmallVector<int64_t> segPos;
+    bool distinct = false; ///< no two lanes share an address
+    bool contiguous() const;
+    bool splat() const;
   };
 
   ModuleOp module;
@@ -110,6 +158,12 @@ private:
   llvm::DenseMap<UOpRef, Value> args;          ///< PARAM -> function argument
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 2>> laneShapes;
+  llvm::DenseMap<UOpRef, unsigned> users; ///< how many nodes use each node
+  /// Lane ranges by their smallest |stride| in a store's index, then in a
+  /// load's (0: none); the order of lanes in every vector follows it.
+  llvm::DenseMap<UOpRef, std::pair<int64_t, int64_t>> laneStrides;
+  bool laneBefore(UOpRef a, UOpRef c) const;
+  void chooseLaneOrder(ArrayRef<UOpRef> topo);
   std::string error;
 
   Type ty(DType dt) { return scalarType(b.getContext(), dt); }
@@ -142,26 +196,53 @@ private:
       n *= rangeSize(r);
     return n;
   }
-  /// The lane of `sv` (lanes of shape `from`) at lane `l` of shape `to`
-  /// (`from` a subset of `to`, or `to` bound further by `extra`).
-  static Value laneAt(const Lanes &sv, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to, unsigned l,
-                      const llvm::DenseMap<UOpRef, int64_t> *extra = nullptr) {
-    if (sv.size() <= 1)
-      return sv.empty() ? Value() : sv[0];
-    llvm::DenseMap<UOpRef, int64_t> vals;
-    for (UOpRef r : llvm::reverse(to)) {
+  /// The axis values of lane `l` of `shape` (last fastest).
+  static LaneVals laneVals(ArrayRef<UOpRef> shape, unsigned l) {
+    LaneVals vals;
+    for (UOpRef r : llvm::reverse(shape)) {
       int64_t n = rangeSize(r);
       vals[r] = l % n;
       l /= n;
     }
-    unsigned idx = 0;
+    return vals;
+  }
+  /// The lane of shape `from` (a subset of `to`, or `to` bound further by
+  /// `extra`) that lane `l` of shape `to` reads.
+  static int64_t laneIndex(ArrayRef<UOpRef> from, ArrayRef<UOpRef> to, unsigned l,
+                           const LaneVals *extra = nullptr) {
+    LaneVals vals = laneVals(to, l);
+    int64_t idx = 0;
     for (UOpRef r : from) {
       auto it = vals.find(r);
       int64_t v = it != vals.end() ? it->second : extra ? extra->lookup(r) : 0;
       idx = idx * rangeSize(r) + v;
     }
-    return sv[idx];
+    return idx;
   }
+  /// Type `elem` with the lanes of `like` (a scalar type for a scalar).
+  static Type shapedLike(Value like, Type elem) {
+    if (auto vt = dyn_cast<VectorType>(like.getType()))
+      return VectorType::get(vt.getShape(), elem);
+    return elem;
+  }
+  /// A constant of `like`'s shape holding the scalar `a` in every lane.
+  Value splatLike(Value like, TypedAttr a) {
+    Type t = shapedLike(like, a.getType());
+    if (auto vt = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, Attribute(a)));
+    return arith::ConstantOp::create(b, loc, a);
+  }
+  Value zeroLike(Value like) {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(like.getType()));
+  }
+  /// The lanes `idx` of `x` (a scalar is every lane): a scalar for one
+  /// index, else a vector.
+  Value pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx);
+  /// `x` (lanes `from`) broadcast or permuted to lanes `to`.
+  Value broadcastTo(Value x, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                    const LaneVals *extra = nullptr);
+  /// Vectors `parts` of equal length, one after another.
+  Value concat(OpBuilder &ob, ArrayRef<Value> parts);
   /// The RANGEs an END or REDUCE closes.
   SmallVector<UOpRef, 4> closedRanges(UOpRef u);
   /// Index of the scope of `r`, or -1 if its loop is not open.
@@ -185,25 +266,33 @@ private:
   void openLoop(UOpRef range, unsigned depth);
   void closeLoop() { scopes.pop_back(); }
 
-  /// The lanes of `u` (empty on failure).
-  Lanes emitL(UOpRef u);
+  /// The value of `u` (null on failure).
+  Value emitL(UOpRef u);
   /// A node that must be scalar (no lanes).
   Value emit(UOpRef u);
-  Lanes emitNode(UOpRef u);
-  Value emitNodeLane(UOpRef u, ArrayRef<Value> in);
-  Lanes emitReduce(UOpRef u, unsigned depth);
-  Lanes emitLoad(UOpRef u, UOpRef index, UOpRef alt);
+  Value emitNode(UOpRef u);
+  Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
+  Value emitReduce(UOpRef u, unsigned depth);
+  Value emitLoad(UOpRef u, UOpRef index, UOpRef alt);
+  /// Every lane of `a` in the memory type; lanes `mask` clears are not
+  /// read and take `pass` (0 if null).
+  Value loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass = {});
+  /// Lane `l`'s element index.
+  Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   LogicalResult emitEffect(UOpRef u);
   LogicalResult emitStore(UOpRef u);
+  void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask);
 
   Value convert(Value v, DType from, DType to);
   Value convertCompute(Value v, DType from, DType to);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);
-  /// Address of an INDEX per lane of `shape`: buffer and element index
-  /// (null gates when ungated).
-  LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf, Lanes &idx,
-                        Lanes &gate, DType &dt);
+  /// How INDEX `index` addresses each lane of `shape`.
+  LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Address &a);
+  /// Memory value (bools as bytes, halves in storage type) to compute
+  /// value and back.
+  Value fromMemory(OpBuilder &ob, Value v, DType dt);
+  Value toMemory(OpBuilder &ob, Value v, DType dt);
 };
 
 const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
@@ -246,8 +335,49 @@ SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
   for (UOpRef r : rangesOf(u))
     if (isLaneRange(r))
       out.push_back(r);
-  llvm::stable_sort(out, rangeIdsLess);
+  llvm::stable_sort(out, [&](UOpRef a, UOpRef c) { return laneBefore(a, c); });
   return laneShapes[u] = out;
+}
+
+bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
+  // Larger strides first, so the lane range a store (else a load) walks
+  // contiguously is the fastest: its lanes fill whole vector registers.
+  // Only the layout changes; every lane computes what it did.
+  auto key = [&](UOpRef r) {
+    auto s = laneStrides.lookup(r);
+    auto big = [](int64_t x) { return x ? x : std::numeric_limits<int64_t>::max(); };
+    return std::make_pair(-big(s.first), -big(s.second));
+  };
+  auto ka = key(a), kc = key(c);
+  return ka != kc ? ka < kc : rangeIdsLess(a, c);
+}
+
+void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
+  auto hasLanes = [&](UOpRef x) { return llvm::any_of(rangesOf(x), isLaneRange); };
+  auto note = [&](UOpRef index, bool isStore) {
+    if (index->op == K::CAST && !index->src.empty())
+      index = index->src[0];
+    if (index->op != K::INDEX || index->src.size() != 2)
+      return;
+    UOpRef i = index->src[1];
+    if (i->op == K::WHERE && i->src[2]->isInvalid())
+      i = i->src[1];
+    auto lin = linearizeIndex(i, isLaneRange, hasLanes);
+    if (!lin)
+      return;
+    for (auto [r, k] : lin->strides) {
+      int64_t &slot = isStore ? laneStrides[r].first : laneStrides[r].second;
+      int64_t m = k < 0 ? -k : k;
+      if (m && (!slot || m < slot))
+        slot = m;
+    }
+  };
+  for (UOpRef u : topo) {
+    if (u->op == K::STORE && !u->src.empty())
+      note(u->src[0], true);
+    else if (u->op == K::INDEX)
+      note(u, false);
+  }
 }
 
 int Emitter::depthOf(UOpRef u) {
@@ -277,50 +407,97 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});
   b.setInsertionPointToStart(loop.getBody());
   Value iv = arith::IndexCastOp::create(b, loc, b.getI64Type(), loop.getInductionVar());
-  memo[range] = {Lanes{iv}, unsigned(scopes.size() - 1), scopes.back().id};
+  memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
+}
+
+Value Emitter::pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx) {
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return idx.size() == 1 ? x
+                           : vector::BroadcastOp::create(
+                                 ob, loc, VectorType::get({(int64_t)idx.size()}, x.getType()), x)
+                                 .getResult();
+  if (idx.size() == 1)
+    return vector::ExtractOp::create(ob, loc, x, idx[0]);
+  bool identity = (int64_t)idx.size() == vt.getNumElements();
+  for (size_t i = 0; identity && i < idx.size(); ++i)
+    identity = idx[i] == (int64_t)i;
+  if (identity)
+    return x;
+  return vector::ShuffleOp::create(ob, loc, x, x, idx);
+}
+
+Value Emitter::broadcastTo(Value x, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                           const LaneVals *extra) {
+  unsigned n = numLanes(to);
+  SmallVector<int64_t> idx;
+  for (unsigned l = 0; l < n; ++l)
+    idx.push_back(numLanes(from) <= 1 ? 0 : laneIndex(from, to, l, extra));
+  return pickLanes(b, x, idx);
+}
+
+Value Emitter::concat(OpBuilder &ob, ArrayRef<Value> parts) {
+  Value acc = parts[0];
+  for (Value p : parts.drop_front()) {
+    int64_t have = cast<VectorType>(acc.getType()).getNumElements();
+    int64_t add = cast<VectorType>(p.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < have + add; ++i)
+      mask.push_back(i);
+    acc = vector::ShuffleOp::create(ob, loc, acc, p, mask);
+  }
+  return acc;
 }
 
 Value Emitter::emit(UOpRef u) {
-  Lanes l = emitL(u);
-  if (l.empty())
-    return {};
-  if (l.size() != 1)
-    return fail(u, "a scalar is needed here, not a value of " + Twine(l.size()) + " lanes");
-  return l[0];
+  Value v = emitL(u);
+  if (v && isa<VectorType>(v.getType()))
+    return fail(u, "a scalar is needed here, not a value of " +
+                       Twine(cast<VectorType>(v.getType()).getNumElements()) + " lanes");
+  return v;
 }
 
-Emitter::Lanes Emitter::emitL(UOpRef u) {
+Value Emitter::emitL(UOpRef u) {
   auto it = memo.find(u);
   if (it != memo.end()) {
     const Memo &m = it->second;
     if (m.depth < scopes.size() && scopes[m.depth].id == m.scopeId)
       return m.v;
   }
-  if (u->op == K::RANGE && !isLaneRange(u)) {
-    fail(u, "RANGE used outside of its loop");
-    return {};
-  }
+  if (u->op == K::RANGE && !isLaneRange(u))
+    return fail(u, "RANGE used outside of its loop");
   int depth = depthOf(u);
   if (depth < 0)
     return {};
-  Lanes v;
+  Value v;
   if (u->op == K::RANGE) {
     // An UPCAST/UNROLL range: its lanes are 0..n-1.
     setInsertionAt(depth);
-    for (int64_t i = 0, n = rangeSize(u); i < n; ++i)
-      v.push_back(constant(Scalar::fromInt(i), u->dtype));
+    Type t = ty(u->dtype);
+    int64_t n = rangeSize(u);
+    if (!t || !isa<IntegerType>(t))
+      return fail(u, "unsupported dtype");
+    if (n == 1) {
+      v = constant(Scalar::fromInt(0), u->dtype);
+    } else {
+      SmallVector<Attribute> lanes;
+      for (int64_t i = 0; i < n; ++i)
+        lanes.push_back(b.getIntegerAttr(t, i));
+      v = arith::ConstantOp::create(b, loc,
+                                    DenseElementsAttr::get(VectorType::get({n}, t), lanes));
+    }
   } else if (u->op == K::REDUCE) {
     v = emitReduce(u, depth);
   } else {
     // PARAM sizes are not computed; INDEX/LOAD place their own operands.
     bool ownOperands = u->op == K::PARAM || u->op == K::INDEX || u->op == K::LOAD;
     for (UOpRef s : u->src)
-      if (!ownOperands && emitL(s).empty())
+      if (!ownOperands && !emitL(s))
         return {};
     setInsertionAt(depth);
     v = emitNode(u);
   }
-  if (v.empty() || llvm::any_of(v, [](Value x) { return !x; })) {
+  if (!v) {
     // Every failure names the node: helpers that only return null (an
     // unmapped dtype) are reported here.
     fail(u, Twine("no CPU lowering at dtype ") + getName(u->dtype));
@@ -353,8 +530,8 @@ Value Emitter::convert(Value v, DType from, DType to) {
     return r;
   // A cast to half rounds: through the storage type and back.
   Type mt = memoryType(b.getContext(), to);
-  Value h = arith::TruncFOp::create(b, loc, mt, r);
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
+  Value h = arith::TruncFOp::create(b, loc, shapedLike(r, mt), r);
+  return arith::ExtFOp::create(b, loc, shapedLike(r, b.getF32Type()), h);
 }
 
 Value Emitter::convertCompute(Value v, DType from, DType to) {
@@ -364,44 +541,56 @@ Value Emitter::convertCompute(Value v, DType from, DType to) {
   if (st == dt)
     return v;
   bool sf = isa<FloatType>(st), df = isa<FloatType>(dt);
+  // Result types carry v's lanes.
+  auto S = [&](Type t) { return shapedLike(v, t); };
   if (to == DType::Bool) {
     if (sf)
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v,
-                                     arith::ConstantOp::create(b, loc, b.getZeroAttr(st)));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
-                                   arith::ConstantOp::create(b, loc, b.getZeroAttr(st)));
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zeroLike(v));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zeroLike(v));
   }
   if (sf && df) {
     unsigned sw = st.getIntOrFloatBitWidth(), dw = dt.getIntOrFloatBitWidth();
     if (sw < dw || (sw == dw && st != dt && dw == 16)) {
       if (sw == dw) // f16 <-> bf16 through f32
-        v = arith::ExtFOp::create(b, loc, b.getF32Type(), v), st = b.getF32Type(), sw = 32;
+        v = arith::ExtFOp::create(b, loc, S(b.getF32Type()), v), st = b.getF32Type(), sw = 32;
       else
-        return arith::ExtFOp::create(b, loc, dt, v);
+        return arith::ExtFOp::create(b, loc, S(dt), v);
     }
-    return arith::TruncFOp::create(b, loc, dt, v);
+    return arith::TruncFOp::create(b, loc, S(dt), v);
   }
   if (sf) {
     // C converts through the integer width of the target; x86 gives the
     // "integer indefinite" value out of range.
     Type wide = dt.getIntOrFloatBitWidth() < 32 ? b.getI32Type() : dt;
     Value r = isUnsignedDT(to) && dt.getIntOrFloatBitWidth() >= 32
-                  ? arith::FPToUIOp::create(b, loc, wide, v).getResult()
-                  : arith::FPToSIOp::create(b, loc, wide, v).getResult();
-    return wide == dt ? r : arith::TruncIOp::create(b, loc, dt, r).getResult();
+                  ? arith::FPToUIOp::create(b, loc, S(wide), v).getResult()
+                  : arith::FPToSIOp::create(b, loc, S(wide), v).getResult();
+    return wide == dt ? r : arith::TruncIOp::create(b, loc, S(dt), r).getResult();
   }
   if (df)
-    return isUnsignedDT(from) ? arith::UIToFPOp::create(b, loc, dt, v).getResult()
-                              : arith::SIToFPOp::create(b, loc, dt, v).getResult();
+    return isUnsignedDT(from) ? arith::UIToFPOp::create(b, loc, S(dt), v).getResult()
+                              : arith::SIToFPOp::create(b, loc, S(dt), v).getResult();
   unsigned sw = st.getIntOrFloatBitWidth(), dw = dt.getIntOrFloatBitWidth();
   if (sw > dw)
-    return arith::TruncIOp::create(b, loc, dt, v);
-  return isUnsignedDT(from) ? arith::ExtUIOp::create(b, loc, dt, v).getResult()
-                            : arith::ExtSIOp::create(b, loc, dt, v).getResult();
+    return arith::TruncIOp::create(b, loc, S(dt), v);
+  return isUnsignedDT(from) ? arith::ExtUIOp::create(b, loc, S(dt), v).getResult()
+                            : arith::ExtSIOp::create(b, loc, S(dt), v).getResult();
 }
 
-LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf, Lanes &idx,
-                               Lanes &gate, DType &dt) {
+bool Emitter::Address::contiguous() const {
+  if (!linear || !wholeVectors(lanes))
+    return false;
+  for (unsigned l = 0; l < lanes; ++l)
+    if (offsets[l] != (int64_t)l)
+      return false;
+  return true;
+}
+
+bool Emitter::Address::splat() const {
+  return linear && llvm::all_of(offsets, [](int64_t o) { return o == 0; });
+}
+
+LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a) {
   if (index->op == K::CAST && !index->src.empty())
     index = index->src[0];
   if (index->op != K::INDEX || index->src.size() < 2) {
@@ -414,8 +603,8 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf,
     fail(bufU, "only PARAM buffers can be indexed");
     return failure();
   }
-  buf = it->second;
-  dt = bufU->dtype;
+  a.buf = it->second;
+  a.dt = bufU->dtype;
   UOpRef i = index->src[1];
   UOpRef gateU = nullptr;
   if (index->src.size() > 2) {
@@ -439,92 +628,221 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Value &buf,
       return failure();
     }
   }
-  unsigned n = numLanes(shape);
-  gate.assign(n, Value());
+  a.lanes = numLanes(shape);
+  a.gate = {};
   if (gateU) {
-    Lanes g = emitL(gateU);
-    if (g.empty())
+    Value g = emitL(gateU);
+    if (!g)
       return failure();
-    for (unsigned l = 0; l < n; ++l)
-      gate[l] = laneAt(g, laneShape(gateU), shape, l);
+    a.gate = g; // broadcast by the caller, where the access is placed
+    a.gateShape = laneShape(gateU);
   }
-  Lanes iv = emitL(i);
-  if (iv.empty())
-    return failure();
-  // The address lives where its index does (emit() may have left the
-  // insertion point in an outer scope).
+  auto lin = linearizeIndex(
+      i, isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  if (lin)
+    for (auto [r, k] : lin->strides)
+      if (!llvm::is_contained(shape, r))
+        lin.reset(); // cannot happen for a well-formed graph; stay safe
   int d = depthOf(i);
   if (d < 0)
     return failure();
+  if (lin) {
+    a.linear = true;
+    SmallVector<Value> terms;
+    for (auto [t, k] : lin->terms) {
+      Value x = emit(t);
+      if (!x)
+        return failure();
+      terms.push_back(x);
+    }
+    // The base lives where its index does (emit() may have left the
+    // insertion point in an outer scope).
+    setInsertionAt(d);
+    Value base;
+    auto add = [&](Value x) { base = base ? arith::AddIOp::create(b, loc, base, x).getResult() : x; };
+    for (auto [n, tk] : llvm::enumerate(lin->terms)) {
+      Value x = convert(terms[n], tk.first->dtype, DType::Int64);
+      if (tk.second != 1)
+        x = arith::MulIOp::create(b, loc, x,
+                                  arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tk.second)));
+      add(x);
+    }
+    if (lin->offset || !base)
+      add(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(lin->offset)));
+    a.base = arith::IndexCastOp::create(b, loc, b.getIndexType(), base);
+    a.offsets.clear();
+    for (unsigned l = 0; l < a.lanes; ++l) {
+      LaneVals vals = laneVals(shape, l);
+      int64_t o = 0;
+      for (UOpRef r : shape)
+        o += lin->strideOf(r) * vals[r];
+      a.offsets.push_back(o);
+    }
+    llvm::SmallDenseSet<int64_t, 16> seen(a.offsets.begin(), a.offsets.end());
+    a.distinct = seen.size() == a.lanes;
+    // Segments along the lane range of stride 1: one vector access each,
+    // whichever place that range has in the lane order.
+    a.segments.clear();
+    a.segPos.clear();
+    int p = -1;
+    for (auto [k, r] : llvm::enumerate(shape))
+      if (lin->strideOf(r) == 1 && rangeSize(r) > 1)
+        p = k;
+    if (p >= 0 && !a.contiguous() && wholeVectors(rangeSize(shape[p]))) {
+      int64_t inner = 1;
+      for (UOpRef r : ArrayRef<UOpRef>(shape).drop_front(p + 1))
+        inner *= rangeSize(r);
+      int64_t m = rangeSize(shape[p]);
+      llvm::DenseMap<int64_t, unsigned> segOf;
+      a.segPos.resize(a.lanes);
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        int64_t coord = (l / inner) % m;
+        auto [it, fresh] = segOf.try_emplace(l - coord * inner, a.segments.size());
+        if (fresh)
+          a.segments.emplace_back(m, 0);
+        a.segments[it->second][coord] = l;
+        a.segPos[l] = it->second * m + coord;
+      }
+    }
+    return success();
+  }
+  Value iv = emitL(i);
+  if (!iv)
+    return failure();
   setInsertionAt(d);
-  Lanes conv;
-  for (Value x : iv)
-    conv.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), convert(x, i->dtype, DType::Int64)));
-  idx.clear();
-  for (unsigned l = 0; l < n; ++l)
-    idx.push_back(laneAt(conv, laneShape(i), shape, l));
+  SmallVector<UOpRef, 2> from = laneShape(i);
+  Value wide = convert(iv, i->dtype, DType::Int64);
+  a.linear = false;
+  a.idx = arith::IndexCastOp::create(b, loc, shapedLike(wide, b.getIndexType()), wide);
+  a.idx = broadcastTo(a.idx, from, shape);
   return success();
 }
 
-Emitter::Lanes Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
-  Value buf;
-  Lanes idx, gate;
-  DType dt;
+Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {
+  if (!a.linear)
+    return a.lanes == 1 ? a.idx : vector::ExtractOp::create(ob, loc, a.idx, l).getResult();
+  if (a.offsets[l] == 0)
+    return a.base;
+  Value off = arith::ConstantIndexOp::create(ob, loc, a.offsets[l]);
+  return arith::AddIOp::create(ob, loc, a.base, off);
+}
+
+Value Emitter::fromMemory(OpBuilder &ob, Value v, DType dt) {
+  if (dt == DType::Bool)
+    return arith::TruncIOp::create(ob, loc, shapedLike(v, ob.getI1Type()), v);
+  if (isHalfLike(dt))
+    return arith::ExtFOp::create(ob, loc, shapedLike(v, ob.getF32Type()), v);
+  return v;
+}
+
+Value Emitter::toMemory(OpBuilder &ob, Value v, DType dt) {
+  if (dt == DType::Bool)
+    return arith::ExtUIOp::create(ob, loc, shapedLike(v, ob.getI8Type()), v);
+  if (isHalfLike(dt))
+    return arith::TruncFOp::create(ob, loc, shapedLike(v, memoryType(ob.getContext(), dt)), v);
+  return v;
+}
+
+Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass) {
+  Type mt = memoryType(ob.getContext(), a.dt);
+  auto vload = [&](Value at, ArrayRef<int64_t> lanes, Value m) -> Value {
+    auto vt = VectorType::get({(int64_t)lanes.size()}, mt);
+    if (!m)
+      return vector::LoadOp::create(ob, loc, vt, a.buf, ValueRange{at});
+    Value p = pass ? pickLanes(ob, pass, lanes)
+                   : arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt)).getResult();
+    return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
+  };
+  if (a.lanes == 1)
+    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
+  if (a.contiguous())
+    return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
+  if (!a.segments.empty()) {
+    SmallVector<Value> segs;
+    for (ArrayRef<int64_t> seg : a.segments)
+      segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
+    return pickLanes(ob, concat(ob, segs), a.segPos);
+  }
+  if (a.splat() && !mask) {
+    Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
+    return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
+  }
+  // A gather: lane by lane, each gated lane behind its own branch.
+  SmallVector<Value> elems;
+  for (unsigned l = 0; l < a.lanes; ++l) {
+    if (!mask) {
+      elems.push_back(memref::LoadOp::create(ob, loc, a.buf, ValueRange{laneAddress(ob, a, l)}));
+      continue;
+    }
+    Value g = vector::ExtractOp::create(ob, loc, mask, l);
+    auto ifOp = scf::IfOp::create(ob, loc, TypeRange{mt}, g, /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(tb, loc,
+                         memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
+                             .getResult());
+    OpBuilder fb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(fb, loc,
+                         pass ? pickLanes(fb, pass, {(int64_t)l})
+                              : arith::ConstantOp::create(fb, loc, fb.getZeroAttr(mt)).getResult());
+    elems.push_back(ifOp.getResult(0));
+  }
+  return vector::FromElementsOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), elems);
+}
+
+Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
   // Operands may live in outer loops; the load itself sits at the index's depth.
   int depth = depthOf(index);
   if (depth < 0)
     return {};
   // A copy: laneShapes grows (and moves) while the node is emitted.
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  if (failed(address(index, shape, buf, idx, gate, dt)))
+  Address a;
+  if (failed(address(index, shape, a)))
     return {};
-  Lanes other;
-  if (alt && llvm::any_of(gate, [](Value g) { return bool(g); }))
-    if ((other = emitL(alt)).empty())
-      return {};
+  Value other;
+  if (alt && a.gate && !(other = emitL(alt)))
+    return {};
   setInsertionAt(depth);
-  auto loadAt = [&](OpBuilder &ob, Value i) -> Value {
-    Value v = memref::LoadOp::create(ob, loc, buf, ValueRange{i});
-    if (dt == DType::Bool)
-      v = arith::TruncIOp::create(ob, loc, ob.getI1Type(), v);
-    if (isHalfLike(dt))
-      v = arith::ExtFOp::create(ob, loc, ob.getF32Type(), v);
-    return v;
-  };
-  Lanes out;
-  for (unsigned l = 0; l < idx.size(); ++l) {
-    if (!gate[l]) {
-      out.push_back(loadAt(b, idx[l]));
-      continue;
-    }
-    Value o = alt ? laneAt(other, laneShape(alt), shape, l) : constant(Scalar::fromInt(0), dt);
-    if (!o)
+  if (!a.gate)
+    return fromMemory(b, loadLanes(b, a, {}), a.dt);
+  // Masked-off lanes read the alternative (0 without one), not memory.
+  Value o = alt ? broadcastTo(other, laneShape(alt), shape) : Value();
+  if (!alt) {
+    Value z = constant(Scalar::fromInt(0), a.dt);
+    if (!z)
       return {};
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{ty(dt)}, gate[l], /*addThenBlock=*/true,
-                                  /*addElseBlock=*/true);
+    o = broadcastTo(z, {}, shape);
+  }
+  if (!isa<VectorType>(a.gate.getType())) {
+    // One gate for every lane: one branch around the whole access.
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{o.getType()}, a.gate, true, true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
-    scf::YieldOp::create(tb, loc, loadAt(tb, idx[l]));
+    scf::YieldOp::create(tb, loc, fromMemory(tb, loadLanes(tb, a, {}), a.dt));
     OpBuilder fb = ifOp.getElseBodyBuilder();
     scf::YieldOp::create(fb, loc, o);
-    out.push_back(ifOp.getResult(0));
+    return ifOp.getResult(0);
   }
-  return out;
+  Value mask = broadcastTo(a.gate, a.gateShape, shape);
+  // Where memory holds the compute type, the alternative is the masked
+  // load's pass-through; else the converted load is selected against it,
+  // which keeps the alternative's exact value.
+  if (memoryType(b.getContext(), a.dt) == ty(a.dt))
+    return loadLanes(b, a, mask, o);
+  Value loaded = fromMemory(b, loadLanes(b, a, mask), a.dt);
+  return arith::SelectOp::create(b, loc, mask, loaded, o);
 }
 
-Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
+Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   auto kindAttr = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"))
                                : tg::ReduceKindAttr();
-  if (!kindAttr) {
-    fail(u, "REDUCE without a reduce kind");
-    return {};
-  }
+  if (!kindAttr)
+    return fail(u, "REDUCE without a reduce kind");
   tg::ReduceKind kind = kindAttr.getValue();
   DType dt = u->dtype;
   Type t = ty(dt);
-  if (!t) {
-    fail(u, "unsupported dtype");
-    return {};
-  }
+  if (!t)
+    return fail(u, "unsupported dtype");
   bool f = isa<FloatType>(t);
   auto combine = [&](Value cur, Value x) -> Value {
     switch (kind) {
@@ -552,53 +870,66 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
   // last fastest). Sorting those by id would change the order of the sum.
   SmallVector<UOpRef, 4> loops, folded;
   for (UOpRef r : closedRanges(u)) {
-    if (r->op != K::RANGE) {
-      fail(u, "REDUCE over a non-RANGE source");
-      return {};
-    }
+    if (r->op != K::RANGE)
+      return fail(u, "REDUCE over a non-RANGE source");
     (isLaneRange(r) ? folded : loops).push_back(r);
   }
   llvm::stable_sort(loops, rangeIdsLess);
   SmallVector<UOpRef, 2> outShape = laneShape(u);
-  unsigned nOut = numLanes(outShape), nFold = numLanes(folded);
-  // For each output lane and folded lane, the source lane.
-  auto srcLane = [&](const Lanes &x, unsigned o, unsigned c) {
-    llvm::DenseMap<UOpRef, int64_t> vals;
-    for (UOpRef r : llvm::reverse(folded)) {
-      int64_t n = rangeSize(r);
-      vals[r] = c % n;
-      c /= n;
-    }
-    return laneAt(x, laneShape(u->src[0]), outShape, o, &vals);
+  unsigned nFold = numLanes(folded);
+  // Folded lane c of every output lane at once: the output lanes stay one
+  // vector and each is summed over c in tinygrad's order (acc + x0 + x1 ...),
+  // which a horizontal vector.reduction would reassociate.
+  auto foldLane = [&](Value x, UOpRef of, unsigned c) {
+    LaneVals vals = laneVals(folded, c);
+    return broadcastTo(x, laneShape(of), outShape, &vals);
   };
-  auto convertAll = [&](Lanes x) {
-    for (Value &v : x)
-      v = convert(v, u->src[0]->dtype, dt);
-    return x;
+  // A float sum of products whose every lane is used once: tinygrad's C
+  // writes `acc + a*b` and contracts it to an FMA. The product is formed
+  // per folded lane so that LLVM fuses it into its add, as it does there.
+  UOpRef src = u->src[0];
+  // (Only where no conversion sits between: a cast that computes nothing
+  // is no barrier to the contraction either.)
+  auto noConversion = [&](DType from, DType to) {
+    return ty(from) == ty(to) && !(isHalfLike(to) && from != to);
   };
+  bool mulFold = kind == tg::ReduceKind::Add && f && src->op == K::MUL &&
+                 noConversion(src->dtype, dt) && noConversion(src->src[0]->dtype, src->dtype) &&
+                 noConversion(src->src[1]->dtype, src->dtype) && users.lookup(src) == 1 &&
+                 numLanes(laneShape(src)) == numLanes(outShape) * nFold;
+  auto emitSrc = [&]() -> Value {
+    if (!mulFold)
+      return emitL(src);
+    return emitL(src->src[0]) && emitL(src->src[1]) ? Value(memo.lookup(src->src[0]).v) : Value();
+  };
+  auto term = [&](Value x, unsigned c) -> Value {
+    if (!mulFold)
+      return foldLane(x, src, c);
+    Value l = foldLane(memo.lookup(src->src[0]).v, src->src[0], c);
+    Value r = foldLane(memo.lookup(src->src[1]).v, src->src[1], c);
+    return arith::MulFOp::create(b, loc, l, r, contract());
+  };
+  auto prepare = [&](Value x) { return mulFold ? x : convert(x, src->dtype, dt); };
   if (loops.empty()) {
     // Only lanes: the horizontal reduce, no accumulator (tinygrad's
     // expand_horizontal_reduce).
-    Lanes x = emitL(u->src[0]);
-    if (x.empty())
+    Value x = emitSrc();
+    if (!x)
       return {};
     setInsertionAt(depth);
-    x = convertAll(x);
-    Lanes out;
-    for (unsigned o = 0; o < nOut; ++o) {
-      Value cur = srcLane(x, o, 0);
-      for (unsigned c = 1; c < nFold; ++c)
-        cur = combine(cur, srcLane(x, o, c));
-      out.push_back(cur);
-    }
-    return out;
+    x = prepare(x);
+    Value cur = term(x, 0);
+    for (unsigned c = 1; c < nFold; ++c)
+      cur = combine(cur, term(x, c));
+    return cur;
   }
-  // The accumulators: stack slots in the entry block, one per output lane.
+  // The accumulator: a stack slot in the entry block holding every output
+  // lane (SROA keeps it in registers).
+  unsigned nOut = numLanes(outShape);
+  Type accT = nOut > 1 ? Type(VectorType::get({(int64_t)nOut}, t)) : t;
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
-  SmallVector<Value, 4> acc;
-  for (unsigned o = 0; o < nOut; ++o)
-    acc.push_back(memref::AllocaOp::create(eb, loc, MemRefType::get({}, t)));
+  Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, accT));
   setInsertionAt(depth);
   Value initV;
   if (kind == tg::ReduceKind::Max) {
@@ -612,8 +943,9 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
   } else {
     initV = constant(kind == tg::ReduceKind::Add ? Scalar::fromInt(0) : Scalar::fromInt(1), dt);
   }
-  for (Value a : acc)
-    memref::StoreOp::create(b, loc, initV, a);
+  if (nOut > 1)
+    initV = vector::BroadcastOp::create(b, loc, accT, initV);
+  memref::StoreOp::create(b, loc, initV, acc);
   // The loops deeper than `depth` are hidden while the reduce's own loops
   // are open; everything emitted at `depth` must stay before them.
   auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
@@ -627,16 +959,13 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
     d = scopes.size() - 1;
   }
   if (error.empty()) {
-    Lanes x = emitL(u->src[0]);
-    if (!x.empty()) {
+    if (Value x = emitSrc()) {
       b.setInsertionPoint(scopes.back().tail);
-      x = convertAll(x);
-      for (unsigned o = 0; o < nOut; ++o) {
-        Value cur = memref::LoadOp::create(b, loc, acc[o]);
-        for (unsigned c = 0; c < nFold; ++c)
-          cur = combine(cur, srcLane(x, o, c));
-        memref::StoreOp::create(b, loc, cur, acc[o]);
-      }
+      x = prepare(x);
+      Value cur = memref::LoadOp::create(b, loc, acc);
+      for (unsigned c = 0; c < nFold; ++c)
+        cur = combine(cur, term(x, c));
+      memref::StoreOp::create(b, loc, cur, acc);
     }
   }
   while (scopes.size() > depth + 1)
@@ -644,9 +973,7 @@ Emitter::Lanes Emitter::emitReduce(UOpRef u, unsigned depth) {
   if (!error.empty())
     return {};
   setInsertionAt(depth);
-  Lanes result;
-  for (Value a : acc)
-    result.push_back(memref::LoadOp::create(b, loc, a));
+  Value result = memref::LoadOp::create(b, loc, acc);
   scopes[depth].tail = savedTail;
   scopes.append(saved.begin(), saved.end());
   return result;
@@ -686,7 +1013,7 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
     return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()
              : arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]).getResult();
   case K::NEG: return f ? arith::NegFOp::create(b, loc, v[0]).getResult()
-                         : arith::SubIOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(t)), v[0]).getResult();
+                         : arith::SubIOp::create(b, loc, zeroLike(v[0]), v[0]).getResult();
   case K::MAX: {
     Value lt = f ? cmpf(arith::CmpFPredicate::OLT) : cmpi(uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
     return arith::SelectOp::create(b, loc, lt, v[1], v[0]);
@@ -718,7 +1045,7 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
       return fail(u, "float FLOORMOD");
     // Python's %: the remainder takes the divisor's sign.
     Value r = arith::RemSIOp::create(b, loc, v[0], v[1]);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
+    Value zero = zeroLike(v[0]);
     Value rne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
     Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
     Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v[1], zero);
@@ -732,12 +1059,12 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::SIN: return math::SinOp::create(b, loc, v[0]);
   case K::TRUNC: return f ? math::TruncOp::create(b, loc, v[0]).getResult() : v[0];
   case K::RECIPROCAL:
-    return arith::DivFOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0)), v[0]);
+    return arith::DivFOp::create(b, loc, splatLike(v[0], b.getFloatAttr(t, 1.0)), v[0]);
   case K::THREEFRY: {
     // tinygrad's threefry2x32 decomposition (codegen/decomp/op.py).
-    auto u32 = b.getI32Type(), u64 = b.getI64Type();
-    auto c32 = [&](uint32_t c) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(u32, c)).getResult(); };
-    Value s32 = arith::ConstantOp::create(b, loc, b.getIntegerAttr(u64, 32));
+    Type u32 = shapedLike(v[0], b.getI32Type()), u64 = shapedLike(v[0], b.getI64Type());
+    auto c32 = [&](uint32_t c) { return splatLike(v[0], b.getI32IntegerAttr(c)); };
+    Value s32 = splatLike(v[0], b.getI64IntegerAttr(32));
     auto lo = [&](Value x) { return arith::TruncIOp::create(b, loc, u32, x).getResult(); };
     auto hi = [&](Value x) { return lo(arith::ShRUIOp::create(b, loc, x, s32)); };
     auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
@@ -765,7 +1092,7 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   }
 }
 
-Emitter::Lanes Emitter::emitNode(UOpRef u) {
+Value Emitter::emitNode(UOpRef u) {
   switch (u->op) {
   case K::INDEX:
     return emitLoad(u, u, nullptr);
@@ -774,31 +1101,22 @@ Emitter::Lanes Emitter::emitNode(UOpRef u) {
   default:
     break;
   }
-  // Everything else computes lane by lane, each source broadcast to the
-  // node's lanes (the expander's shaped values, unrolled into scalars that
-  // LLVM's SLP vectorizer packs again).
+  // Everything else is one op over the node's lanes, each source
+  // broadcast (or permuted) to them.
   // A copy: laneShapes grows (and moves) while the node is emitted.
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  unsigned n = numLanes(shape);
   bool ownOperands = u->op == K::PARAM || u->op == K::CONST;
-  SmallVector<Lanes, 3> srcs;
+  SmallVector<Value, 3> in;
   if (!ownOperands)
-    for (UOpRef s : u->op == K::AFTER ? u->src.take_front() : u->src)
-      srcs.push_back(memo.lookup(s).v);
-  Lanes out;
-  for (unsigned l = 0; l < n; ++l) {
-    SmallVector<Value, 3> in;
-    for (unsigned i = 0; i < srcs.size(); ++i)
-      in.push_back(laneAt(srcs[i], laneShape(u->src[i]), shape, l));
-    Value v = emitNodeLane(u, in);
-    if (!v)
-      return {};
-    out.push_back(v);
-  }
-  return out;
+    for (UOpRef s : u->op == K::AFTER ? u->src.take_front() : u->src) {
+      // A copy: laneShape may grow the map.
+      SmallVector<UOpRef, 2> from = laneShape(s);
+      in.push_back(broadcastTo(memo.lookup(s).v, from, shape));
+    }
+  return emitNodeOp(u, in);
 }
 
-Value Emitter::emitNodeLane(UOpRef u, ArrayRef<Value> in) {
+Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
   switch (u->op) {
   case K::CONST:
     if (!ty(u->dtype))
@@ -825,12 +1143,27 @@ Value Emitter::emitNodeLane(UOpRef u, ArrayRef<Value> in) {
         ft.getIntOrFloatBitWidth() != tt.getIntOrFloatBitWidth())
       return fail(u, "BITCAST between different widths");
     if (isHalfLike(from))
-      x = arith::TruncFOp::create(b, loc, ft, x);
-    Value r = arith::BitcastOp::create(b, loc, tt, x);
-    return isHalfLike(to) ? arith::ExtFOp::create(b, loc, b.getF32Type(), r).getResult() : r;
+      x = arith::TruncFOp::create(b, loc, shapedLike(x, ft), x);
+    Value r = arith::BitcastOp::create(b, loc, shapedLike(x, tt), x);
+    return isHalfLike(to) ? arith::ExtFOp::create(b, loc, shapedLike(r, b.getF32Type()), r).getResult()
+                          : r;
   }
   case K::AFTER:
     return in[0];
+  case K::EXPAND:
+  case K::RESHAPE: {
+    // A scalar given a one-element shape (`Tensor(1).unsqueeze(0)` padded
+    // and expanded by a variable): the same value, as tinygrad's
+    // devectorizer makes an EXPAND of a scalar a STACK of one.
+    tg::ValueInfo info = tg::getValueInfo(u->type);
+    int64_t n = 1;
+    for (int64_t d : info.shape)
+      n = d == tg::kDynamic ? -1 : n * d;
+    if (n == 1 && in.size() >= 1 && !isa<VectorType>(in[0].getType()))
+      return in[0];
+    return fail(u, "a movement op left in the kernel (only a one-element " +
+                       sym::getOpName(u->op) + " of a scalar lowers)");
+  }
   default:
     break;
   }
@@ -839,50 +1172,88 @@ Value Emitter::emitNodeLane(UOpRef u, ArrayRef<Value> in) {
   return alu(u, in);
 }
 
+void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask) {
+  auto vstore = [&](Value x, Value at, Value m) {
+    if (m)
+      vector::MaskedStoreOp::create(ob, loc, a.buf, ValueRange{at}, m, x);
+    else
+      vector::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
+  };
+  if (a.lanes == 1) {
+    memref::StoreOp::create(ob, loc, v, a.buf, ValueRange{a.base ? a.base : a.idx});
+    return;
+  }
+  if (a.contiguous())
+    return vstore(v, a.base, mask);
+  if (!a.segments.empty() && a.distinct) {
+    for (ArrayRef<int64_t> seg : a.segments)
+      vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
+    return;
+  }
+  // A scatter, in lane order (a later lane at the same address wins).
+  for (unsigned l = 0; l < a.lanes; ++l) {
+    Value x = vector::ExtractOp::create(ob, loc, v, l);
+    if (!mask) {
+      memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{laneAddress(ob, a, l)});
+      continue;
+    }
+    Value g = vector::ExtractOp::create(ob, loc, mask, l);
+    auto ifOp = scf::IfOp::create(ob, loc, g, /*withElse=*/false);
+    OpBuilder ib = ifOp.getThenBodyBuilder();
+    memref::StoreOp::create(ib, loc, x, a.buf, ValueRange{laneAddress(ib, a, l)});
+  }
+}
+
 LogicalResult Emitter::emitStore(UOpRef u) {
   if (u->src.size() < 2) {
     fail(u, "STORE needs an address and a value");
     return failure();
   }
   UOpRef index = u->src[0], val = u->src[1];
-  Value buf;
-  Lanes idx, gate;
-  DType dt;
   unsigned depth = scopes.size() - 1;
   // A copy: laneShapes grows (and moves) while the node is emitted.
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  Lanes v = emitL(val);
-  if (v.empty())
+  Value v = emitL(val);
+  if (!v)
     return failure();
-  if (failed(address(index, shape, buf, idx, gate, dt)))
+  Address a;
+  if (failed(address(index, shape, a)))
     return failure();
-  Lanes g2;
-  if (u->src.size() > 2 && (g2 = emitL(u->src[2])).empty())
+  Value g2;
+  if (u->src.size() > 2 && !(g2 = emitL(u->src[2])))
     return failure();
   b.setInsertionPoint(scopes[depth].tail);
-  for (unsigned l = 0; l < idx.size(); ++l) {
-    Value x = convertCompute(laneAt(v, laneShape(val), shape, l), val->dtype, dt);
-    if (!x) {
-      fail(u, "unsupported store dtype");
-      return failure();
-    }
-    if (dt == DType::Bool)
-      x = arith::ExtUIOp::create(b, loc, b.getI8Type(), x);
-    if (isHalfLike(dt))
-      x = arith::TruncFOp::create(b, loc, memoryType(b.getContext(), dt), x);
-    Value g = gate[l];
-    if (!g2.empty()) {
-      Value gl = laneAt(g2, laneShape(u->src[2]), shape, l);
-      g = g ? arith::AndIOp::create(b, loc, g, gl).getResult() : gl;
-    }
-    if (!g) {
-      memref::StoreOp::create(b, loc, x, buf, ValueRange{idx[l]});
-      continue;
-    }
+  SmallVector<UOpRef, 2> valShape = laneShape(val);
+  Value x = convertCompute(broadcastTo(v, valShape, shape), val->dtype, a.dt);
+  if (!x) {
+    fail(u, "unsupported store dtype");
+    return failure();
+  }
+  x = toMemory(b, x, a.dt);
+  // The gates: the index's and the store's own; over the store's lanes
+  // when either has lanes, else one scalar for the whole store.
+  SmallVector<std::pair<Value, SmallVector<UOpRef, 2>>, 2> gates;
+  if (a.gate)
+    gates.push_back({a.gate, a.gateShape});
+  if (g2)
+    gates.push_back({g2, laneShape(u->src[2])});
+  bool laned = llvm::any_of(gates, [](auto &p) { return numLanes(p.second) > 1; });
+  Value g;
+  for (auto &[gv, from] : gates) {
+    Value x = laned ? broadcastTo(gv, from, shape) : gv;
+    g = g ? arith::AndIOp::create(b, loc, g, x).getResult() : x;
+  }
+  if (!g) {
+    storeLanes(b, a, x, {});
+    return success();
+  }
+  if (!isa<VectorType>(g.getType())) {
     auto ifOp = scf::IfOp::create(b, loc, g, /*withElse=*/false);
     OpBuilder ib = ifOp.getThenBodyBuilder();
-    memref::StoreOp::create(ib, loc, x, buf, ValueRange{idx[l]});
+    storeLanes(ib, a, x, {});
+    return success();
   }
+  storeLanes(b, a, x, g);
   return success();
 }
 
@@ -930,6 +1301,10 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   sig.name = name.str();
   SmallVector<UOpRef> topo;
   opt::toposort(sink, topo);
+  for (UOpRef u : topo)
+    for (UOpRef x : u->src)
+      ++users[x];
+  chooseLaneOrder(topo);
   SmallVector<UOpRef> bufs, vars;
   // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
   // a LOAD's an in). Loads are implicit here: an INDEX is read wherever it is
@@ -1001,6 +1376,24 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // `restrict` on each pointer of tinygrad's C says.
   for (size_t i = 0; i < bufs.size(); ++i)
     fn.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+  // A small kernel (tinygrad's own opts: lanes mostly UNROLL lanes folded
+  // into a horizontal sum) runs faster as scalars that LLVM's loop
+  // vectorizer widens across the output loop, as clang does with
+  // tinygrad's C; the loop vectorizer leaves loops of vector ops alone.
+  // Measured on the corpus (bench/kernels): the threefry kernels of randint
+  // and rand_uniform 0.42x tinygrad as vectors, 1.0x as scalars.
+  // cpu::emitObject scalarizes what is marked.
+  // Not with a float sum: LLVM then contracts products into FMAs other
+  // than those clang forms for tinygrad's C (conv2d_groups: one element
+  // 1.4e-5 off), where the vector form matches it.
+  bool floatSum = llvm::any_of(topo, [](UOpRef u) {
+    if (u->op != K::REDUCE || !isFloat(u->dtype) || !u->arg.attrs)
+      return false;
+    auto k = dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"));
+    return k && k.getValue() == tg::ReduceKind::Add;
+  });
+  if (!floatSum && iterationPoints(topo) < kScalarizeBelowPoints)
+    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);

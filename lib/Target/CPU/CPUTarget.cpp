@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -152,10 +153,11 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     f.addFnAttr("target-cpu", tm->getTargetCPU());
     f.addFnAttr("target-features", tm->getTargetFeatureString());
     f.addFnAttr(llvm::Attribute::NoUnwind);
-    // The expander's lanes are packed by the SLP vectorizer, which sizes
-    // vectors by the preferred width; LLVM defaults AVX-512 hosts to 256 bits
-    // (a clock-throttling hedge for old Intel parts). Our tiles are sized for
-    // 512-bit registers, so ask for them where the host has them.
+    // The emitter's wide vectors are split into registers of the preferred
+    // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
+    // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
+    // tiles are sized for 512-bit registers, so ask for them where the host
+    // has them.
     if (llvm::StringRef(tm->getTargetFeatureString()).contains("+avx512f"))
       f.addFnAttr("prefer-vector-width", "512");
   }
@@ -174,7 +176,15 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    llvm::ModulePassManager mpm;
+    if (llvm::any_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kScalarizeAttr); })) {
+      llvm::ScalarizerPassOptions so;
+      so.ScalarizeLoadStore = true;
+      llvm::FunctionPassManager fpm;
+      fpm.addPass(llvm::ScalarizerPass(so));
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    }
+    mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     mpm.run(*llvmModule, mam);
   }
 

@@ -33,6 +33,11 @@ struct ObjectOutput {
 /// host CPU and emits an object (and, on request, IR and assembly).
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR = false, bool wantAsm = false);
 
+/// The LLVM function attribute (an llvm.func `passthrough`) that makes
+/// emitObject split the function's vectors into scalars before O3, so the
+/// loop and SLP vectorizers choose the vectors instead.
+inline constexpr const char *kScalarizeAttr = "tg-scalarize";
+
 /// The host CPU name and features the object is built for (key caches on it).
 std::string hostCPUDescription();
 

@@ -1,0 +1,43 @@
+//===- LinearIndex.h - an index as base + strides over lane ranges -*- C++ -*-===//
+//
+// The emitter asks how an INDEX's element index moves along each
+// UPCAST/UNROLL range to choose between one vector load, per-row loads, a
+// broadcast and per-lane loads, without emitting the index per lane.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_LINEARINDEX_H
+#define TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_LINEARINDEX_H
+
+#include "tinygrad/Symbolic/UOp.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir::tinygrad {
+
+/// index = offset + sum(scale * term) + sum(stride * laneRange), where no
+/// term depends on a lane range.
+struct LinearIndex {
+  llvm::SmallVector<std::pair<sym::UOpRef, int64_t>, 4> terms;
+  int64_t offset = 0;
+  llvm::SmallVector<std::pair<sym::UOpRef, int64_t>, 2> strides;
+
+  int64_t strideOf(sym::UOpRef r) const {
+    for (auto [s, k] : strides)
+      if (s == r)
+        return k;
+    return 0;
+  }
+};
+
+/// The linear form of integer index `i` over the ranges `isLane` accepts
+/// (`hasLanes`: whether a node depends on any of them); nullopt when a lane
+/// range reaches the index through anything but ADD, SUB, MUL by a
+/// constant, or a bounded integer CAST.
+std::optional<LinearIndex> linearizeIndex(sym::UOpRef i,
+                                          llvm::function_ref<bool(sym::UOpRef)> isLane,
+                                          llvm::function_ref<bool(sym::UOpRef)> hasLanes);
+
+} // namespace mlir::tinygrad
+
+#endif
