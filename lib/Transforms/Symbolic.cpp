@@ -23,6 +23,7 @@ namespace mlir::tinygrad {
 #define GEN_PASS_DEF_SYMBOLIC
 #define GEN_PASS_DEF_SIMPLIFYVALID
 #define GEN_PASS_DEF_DECOMPOSECPU
+#define GEN_PASS_DEF_DECOMPOSEDTYPES
 #define GEN_PASS_DEF_CPUTHREADS
 #define GEN_PASS_DEF_APPLYOPTS
 #define GEN_PASS_DEF_SPLITRANGES
@@ -144,6 +145,13 @@ bool runOnKernels(Operation *root, sym::UOpRef (*fn)(sym::Context &, sym::UOpRef
     return u->op == sym::Op::SINK ? fn(ctx, u) : u;
   });
 }
+
+struct DecomposeDTypesPass : public mlir::tinygrad::impl::DecomposeDTypesBase<DecomposeDTypesPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), decomp::dtypeDecompositions))
+      signalPassFailure();
+  }
+};
 
 struct SplitRangesPass : public mlir::tinygrad::impl::SplitRangesBase<SplitRangesPass> {
   void runOnOperation() override {

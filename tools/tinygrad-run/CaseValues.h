@@ -2,13 +2,16 @@
 //
 // How tinygrad's dtypes lie in memory and how the corpus JSON spells their
 // values: encode a JSON element into a buffer, decode one back, compare
-// floats within 1e-5 relative or 2 ulp. Shared by tinygrad-run and
-// bench-kernels.
+// floats within 1e-5 relative or 2 ulp (fp8s exactly: their values are
+// few, and tinygrad's emulation is reproduced bit for bit). Shared by
+// tinygrad-run and bench-kernels.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_TOOLS_CASEVALUES_H
 #define TINYGRAD_TOOLS_CASEVALUES_H
 
+#include "tinygrad/Support/DType.h"
+#include "tinygrad/Support/ScalarALU.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 #include <cmath>
@@ -34,7 +37,9 @@ inline std::optional<DTypeDesc> describe(llvm::StringRef dt) {
       {"uint32", {DTypeDesc::UInt, 4}},   {"int64", {DTypeDesc::Int, 8}},
       {"uint64", {DTypeDesc::UInt, 8}},   {"float16", {DTypeDesc::Float, 2}},
       {"bfloat16", {DTypeDesc::Float, 2}}, {"float32", {DTypeDesc::Float, 4}},
-      {"float64", {DTypeDesc::Float, 8}}};
+      {"float64", {DTypeDesc::Float, 8}}, {"fp8e4m3", {DTypeDesc::Float, 1}},
+      {"fp8e5m2", {DTypeDesc::Float, 1}}, {"fp8e4m3fnuz", {DTypeDesc::Float, 1}},
+      {"fp8e5m2fnuz", {DTypeDesc::Float, 1}}};
   auto it = table.find(dt.str());
   if (it == table.end())
     return std::nullopt;
@@ -79,6 +84,12 @@ inline uint16_t floatToBF16(float f) {
   return uint16_t(bits >> 16);
 }
 
+/// The fp8 dtype a buffer dtype names, if it is one.
+inline std::optional<mlir::tinygrad::DType> fp8DType(llvm::StringRef dt) {
+  auto d = mlir::tinygrad::parseDType(dt);
+  return d && mlir::tinygrad::isFP8(*d) ? d : std::nullopt;
+}
+
 /// Encodes one element into memory in the dtype's layout.
 inline bool encode(const json::Value &v, llvm::StringRef dt, const DTypeDesc &d, char *dst) {
   if (d.kind == DTypeDesc::Float) {
@@ -87,7 +98,10 @@ inline bool encode(const json::Value &v, llvm::StringRef dt, const DTypeDesc &d,
       return false;
     // Corpus floats are float32-exact: round through float32 first.
     float f = (float)*x;
-    if (dt == "float64") {
+    if (auto f8 = fp8DType(dt)) {
+      // tinygrad's float_to_fp8 (how its buffers take fp8 values)
+      *dst = (char)mlir::tinygrad::floatToFP8Bits(*x, *f8);
+    } else if (dt == "float64") {
       double dd = std::isnan(*x) ? *x : (double)f;
       if (v.getAsNumber())
         dd = *x;
@@ -119,7 +133,9 @@ struct Elem {
 };
 inline Elem decode(const char *src, llvm::StringRef dt, const DTypeDesc &d) {
   Elem e{d.kind == DTypeDesc::Float, 0, 0, 0};
-  if (dt == "float64")
+  if (auto f8 = fp8DType(dt))
+    e.f = mlir::tinygrad::fp8BitsToFloat((uint8_t)*src, *f8);
+  else if (dt == "float64")
     std::memcpy(&e.f, src, 8);
   else if (dt == "float32") {
     float f;
@@ -165,6 +181,8 @@ inline bool floatsMatch(double got, double want, llvm::StringRef dt) {
     return std::isnan(got) && std::isnan(want);
   if (std::isinf(got) || std::isinf(want))
     return got == want;
+  if (fp8DType(dt))
+    return got == want && std::signbit(got) == std::signbit(want);
   if (got == want)
     return true;
   double diff = std::fabs(got - want);

@@ -3,7 +3,8 @@
 // tinygrad's decompositions (tinygrad/codegen/decomp/) as pattern lists for
 // the interned engine. Which lists run is the target's choice: the CPU
 // target has no EXP2/LOG2/SIN, like tinygrad's Clang renderer, so it runs
-// the transcendental list and computes tinygrad's values.
+// the transcendental list and computes tinygrad's values, and emulates the
+// fp8 dtypes at half as tinygrad's dtype decompositions do.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_CODEGEN_DECOMPOSITIONS_H
@@ -16,6 +17,16 @@ namespace mlir::tinygrad::decomp {
 /// xexp2 / xlog2 / xsin (get_transcendental_patterns without SQRT: the CPU
 /// target keeps SQRT).
 const sym::PatternMatcher &transcendentalPatterns();
+
+/// Whether the CPU target emulates `dt` (tinygrad's ClangRenderer
+/// supported_dtypes lacks the fp8s; half, bfloat16 and long are native).
+bool emulatedOnCPU(DType dt);
+
+/// pm_dtype_decomps on a kernel SINK: every emulated float dtype present
+/// (tinygrad's dtype order) becomes uint8 storage and half compute with
+/// tinygrad's f2f/f2f_clamp (rounding, saturation, NaN). Null with
+/// ctx.errors set when a rewrite fails.
+sym::UOpRef dtypeDecompositions(sym::Context &ctx, sym::UOpRef sink);
 
 } // namespace mlir::tinygrad::decomp
 

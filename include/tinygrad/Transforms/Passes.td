@@ -85,6 +85,18 @@ def DecomposeCPU : SymbolicPassBase<"tg-decompose-cpu",
   }];
 }
 
+def DecomposeDTypes : SymbolicPassBase<"tg-decompose-dtypes",
+    "tinygrad's dtype decompositions for the CPU target (fp8 emulated at half)"> {
+  let description = [{
+    On each kernel SINK, tinygrad's pm_dtype_decomps / pm_float_decomp
+    (codegen/decomp/dtype.py) for the dtypes tinygrad's Clang renderer
+    lacks: an fp8 buffer becomes uint8 storage, reads become LOAD + f2f to
+    half, casts to fp8 saturate (f2f_clamp), stores narrow with f2f
+    (round to nearest even, NaN kept, denormals zero), and fp8 arithmetic
+    computes at half. Part of what tg-lower-kernel runs.
+  }];
+}
+
 def SplitRanges : SymbolicPassBase<"tg-split-ranges",
     "tinygrad's split ranges: a RANGE taken modulo a divisor of its size becomes two"> {
   let description = [{

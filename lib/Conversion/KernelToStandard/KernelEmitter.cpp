@@ -497,8 +497,12 @@ Value Emitter::emitL(UOpRef u) {
     setInsertionAt(depth);
     v = emitNode(u);
   }
-  if (!v)
+  if (!v) {
+    // Every failure names the node: helpers that only return null (an
+    // unmapped dtype) are reported here.
+    fail(u, Twine("no CPU lowering at dtype ") + getName(u->dtype));
     return {};
+  }
   memo[u] = {v, unsigned(depth), scopes[depth].id};
   return v;
 }
@@ -1125,8 +1129,10 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
     return it->second;
   }
   case K::CAST: {
-    Value x = in[0];
-    return convert(x, u->src[0]->dtype, u->dtype);
+    Value x = convert(in[0], u->src[0]->dtype, u->dtype);
+    if (!x)
+      return fail(u, Twine("no CPU lowering from ") + getName(u->src[0]->dtype) + " to " + getName(u->dtype));
+    return x;
   }
   case K::BITCAST: {
     // Reinterpret the storage bits (half-like values compute in f32).
@@ -1447,6 +1453,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     if (k)
       k = opt::lowerThreadRanges(ctx, k);
   }
+  // tinygrad's order: dtype decomps, then the late ones (transcendentals).
+  if (k)
+    k = decomp::dtypeDecompositions(ctx, k);
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
   if (!k) {

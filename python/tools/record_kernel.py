@@ -1,0 +1,77 @@
+"""Record one tinygrad kernel as a kernel case (the corpus `kernels/` format, the fields tinygrad-run reads).
+
+A program here has one input tensor, realized first, and one kernel; tinygrad compiles and runs it on its
+own device, and the kernel AST entering codegen (full_rewrite_to_sink's argument) is captured with the
+input values and the values tinygrad's kernel wrote, read from the buffers' memory (fp8 bits decoded
+with tinygrad's fp8_to_float, so subnormal inputs are kept: reading them through a tinygrad kernel would
+flush them).
+
+usage: cd <tinygrad> && DEV=CPU CACHELEVEL=0 PYTHONPATH=<repo>/python:. python3 record_kernel.py NAME > NAME.json
+Programs are defined in PROGRAMS below.
+"""
+import json, math, sys
+
+import tinygrad.codegen as codegen
+from tinygrad import Tensor, dtypes
+from tinygrad.dtype import fp8_to_float
+from tinygrad.uop.ops import Ops
+from tinygrad_mlir.uop_json import uop_to_json, dtype_name
+
+# normals, the largest finites, ties, values past saturation, tiny ones that flush, signed zeros, non-finites
+F32_VALUES = [0.0, -0.0, 1.0, -1.5, 0.1, 3.14159, 0.0625, 0.01, 1e-3, 17.0, 19.0, 240.0, 448.0, 460.0, 1000.0,
+              -1e9, 57344.0, 65000.0, 2.0**-7, 2.0**-15, math.inf, -math.inf, math.nan, 0.3]
+
+
+def fp8e4m3_to_float():
+    a = Tensor([fv for fv in F32_VALUES if not math.isinf(fv)], dtype=dtypes.fp8e4m3).realize()
+    return a, "fp8e4m3 -> float32", a.cast(dtypes.float32)
+
+
+def float_to_fp8e4m3():
+    a = Tensor(F32_VALUES, dtype=dtypes.float32).realize()
+    return a, "float32 -> fp8e4m3 (saturating, round to nearest even)", a.cast(dtypes.fp8e4m3)
+
+
+def fp8e5m2_mul_add():
+    a = Tensor(F32_VALUES, dtype=dtypes.fp8e5m2).realize()
+    return a, "fp8e5m2 a*a+1 (computed at half, stored as fp8e5m2)", a * a + 1
+
+
+PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
+            "fp8e5m2_mul_add": fp8e5m2_mul_add}
+
+
+def main():
+    name = sys.argv[1]
+    inp, description, out = PROGRAMS[name]()
+    asts = []
+    orig = codegen.full_rewrite_to_sink
+
+    def capture(ast, *args, **kwargs):
+        asts.append(ast)
+        return orig(ast, *args, **kwargs)
+
+    codegen.full_rewrite_to_sink = capture
+    out.realize()
+    codegen.full_rewrite_to_sink = orig
+    assert len(asts) == 1, f"{name}: expected one kernel, tinygrad compiled {len(asts)}"
+    params = sorted((u for u in asts[0].toposort() if u.op is Ops.PARAM), key=lambda u: u.arg.slot)
+    # tinygrad numbers the output buffer 0, its input 1
+    assert [p.dtype for p in params] == [out.dtype, inp.dtype], f"{name}: unexpected params {params}"
+    enc = lambda v: v if isinstance(v, (bool, int)) or math.isfinite(v) else str(v)
+
+    def values(t):
+        mem = t.uop.base.buffer.as_memoryview()
+        if t.dtype in dtypes.fp8s: return [enc(fp8_to_float(b, t.dtype)) for b in mem.cast("B")]
+        return [enc(v) for v in mem.cast(t.dtype.fmt)]
+    buffers = [out, inp]
+    rec = {"id": name, "description": description, "ast": uop_to_json(asts[0]),
+           "params": [{"slot": p.arg.slot, "dtype": dtype_name(p.dtype), "size": p.src[0].arg,
+                       "shape": list(b.shape), "addrspace": "GLOBAL"} for p, b in zip(params, buffers)],
+           "vars": [], "var_vals": {},
+           "inputs": {"1": values(inp)}, "outputs": {"0": values(out)}}
+    print(json.dumps(rec, separators=(",", ":")))
+
+
+if __name__ == "__main__":
+    main()
