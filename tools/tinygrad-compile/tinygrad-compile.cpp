@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
                       {"core_id_arg", s.coreIdArg},
                       {"global_size", json::Array{s.threads, 1, 1}},
                       {"codegen_ms", k->codegenMs},
+                      {"passes_ms", k->signature.passesMs},
                       {"llvm_ms", k->llvmMs},
                       {"compile_ms", ms}})
                << "\n";

@@ -285,6 +285,7 @@ int main(int argc, char **argv) {
                                              {"mismatched", (int64_t)bad},
                                              {"compile_ms", compileMs},
                                              {"codegen_ms", kernel->codegenMs},
+                                             {"passes_ms", kernel->signature.passesMs},
                                              {"llvm_ms", kernel->llvmMs},
                                              {"run_ms", runMs},
                                              {"applied_opts", opt::toString(kernel->signature.appliedOpts)},

@@ -30,6 +30,9 @@ struct KernelSignature {
   int64_t coreIdArg = -1;        ///< argument index of core_id, -1 if none
   int64_t threads = 1;           ///< global_size[0]
   std::vector<opt::Opt> appliedOpts; ///< what apply_opts applied
+  /// Time in the engine passes (load collapse .. decompositions), before
+  /// the emitter.
+  double passesMs = 0;
 };
 
 struct KernelLoweringOptions {

@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/KernelToStandard.h"
 
+#include <chrono>
+
 #include "LinearIndex.h"
 
 #include "tinygrad/Codegen/Decompositions.h"
@@ -1435,6 +1437,7 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     return failure();
   }
   sym::Context &ctx = kernel->ctx();
+  auto t0 = std::chrono::steady_clock::now();
   // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
   // target lacks, decomposed as tinygrad does.
   // full_rewrite_to_sink's order: split ranges, initial symbolic, simplify
@@ -1462,8 +1465,11 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
     return failure();
   }
+  double passesMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   FailureOr<KernelSignature> sig = Emitter(module, loc).run(k, name);
-  if (succeeded(sig))
+  if (succeeded(sig)) {
     sig->appliedOpts.assign(applied.begin(), applied.end());
+    sig->passesMs = passesMs;
+  }
   return sig;
 }
