@@ -3,7 +3,12 @@
 // tinygrad test_symbolic_ops test_expand_padded: `Tensor(1).unsqueeze(0)` padded
 // leaves an EXPAND of the scalar 1 to shape (1,) in the kernel; it is that
 // scalar (tinygrad's devectorizer makes it a STACK of one).
+// A kernel this small (2 iteration points, no float sum) is marked for
+// LLVM's Scalarizer before O3 (cpu::emitObject). That a float sum over
+// UPCAST lanes is not is what keeps corpus conv2d_groups exact
+// (Codegen/corpus-kernels.test).
 // CHECK-LABEL: func.func @test
+// CHECK-SAME: passthrough = ["tg-scalarize"]
 // CHECK: arith.select
 // CHECK: {{vector|memref}}.store
 // CHECK-NOT: tgt.expand

@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
+#include <optional>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -88,6 +89,16 @@ UOpRef renumberFresh(sym::Context &ctx, UOpRef root, const llvm::DenseSet<int64_
   };
   walk(root);
   return map.empty() ? root : sym::substitute(ctx, root, map);
+}
+
+/// One JSON record of the input; a located error (and nullopt) if malformed.
+std::optional<llvm::json::Value> parseRecord(llvm::StringRef text) {
+  auto rec = llvm::json::parse(text);
+  if (!rec) {
+    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+    return std::nullopt;
+  }
+  return std::move(*rec);
 }
 
 UOpRef importGraph(MLIRContext &m, sym::Context &ctx, const llvm::json::Value &rec,
@@ -277,11 +288,9 @@ int runScheduleCheck(MLIRContext &m, llvm::StringRef text) {
 }
 
 int runCreateSchedule(MLIRContext &m, llvm::StringRef text) {
-  auto rec = llvm::json::parse(text);
-  if (!rec) {
-    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+  std::optional<llvm::json::Value> rec = parseRecord(text);
+  if (!rec)
     return 1;
-  }
   sym::Context ctx(&m);
   OwningOpRef<ModuleOp> a;
   UOpRef kg = importGraph(m, ctx, *rec, "kernel_graph", a);
@@ -297,11 +306,9 @@ int runCreateSchedule(MLIRContext &m, llvm::StringRef text) {
 }
 
 int runMemoryPlan(MLIRContext &m, llvm::StringRef text) {
-  auto rec = llvm::json::parse(text);
-  if (!rec) {
-    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+  std::optional<llvm::json::Value> rec = parseRecord(text);
+  if (!rec)
     return 1;
-  }
   sym::Context ctx(&m);
   OwningOpRef<ModuleOp> a;
   UOpRef linear = importGraph(m, ctx, *rec, "linear", a);
@@ -334,11 +341,9 @@ int runMemoryPlan(MLIRContext &m, llvm::StringRef text) {
 }
 
 int runEmit(MLIRContext &m, llvm::StringRef text) {
-  auto rec = llvm::json::parse(text);
-  if (!rec) {
-    llvm::errs() << inputPath << ": " << llvm::toString(rec.takeError()) << "\n";
+  std::optional<llvm::json::Value> rec = parseRecord(text);
+  if (!rec)
     return 1;
-  }
   sym::Context ctx(&m);
   OwningOpRef<ModuleOp> a;
   UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
