@@ -206,6 +206,18 @@ class TestResults(unittest.TestCase):
     got = Tensor(x).conv2d(Tensor(w), Tensor(bias), padding=1).numpy()
     self.assertTrue(close(got, np_conv2d(x, w, padding=1) + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
 
+  def test_large_matmuls_match_numpy(self):
+    # large enough for our register tile, whose B panel is packed into a stack buffer (StagePanel.cpp):
+    # plain, batched (the batch chooses the panel too) and int32 (exact); A @ B.T has no panel to pack
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((256, 256), dtype=np.float32), rng.standard_normal((256, 256), dtype=np.float32)
+    self.assertTrue(close((Tensor(a) @ Tensor(b)).numpy(), a @ b, rtol=1e-4, atol=1e-4))
+    self.assertTrue(close((Tensor(a) @ Tensor(b).T).numpy(), a @ b.T, rtol=1e-4, atol=1e-4))
+    x, y = rng.standard_normal((4, 128, 256), dtype=np.float32), rng.standard_normal((4, 256, 128), dtype=np.float32)
+    self.assertTrue(close((Tensor(x) @ Tensor(y)).numpy(), x @ y, rtol=1e-4, atol=1e-4))
+    i, j = rng.integers(-8, 8, (256, 256), dtype=np.int32), rng.integers(-8, 8, (256, 256), dtype=np.int32)
+    self.assertTrue(close((Tensor(i) @ Tensor(j)).numpy(), i @ j))
+
   def test_bfloat16_rounds_to_nearest_even(self):
     # ties: 1 + 2^-8 -> 1 (even), 1 + 3*2^-8 -> 1 + 2^-6 (even); bfloat16 keeps float32's range
     vals = np.array([1 + 2 ** -8, 1 + 3 * 2 ** -8, -2.5, 1e30, np.inf], np.float32)

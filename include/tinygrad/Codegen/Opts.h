@@ -30,6 +30,9 @@ struct Opt {
 std::string toString(const Opt &o);
 std::string toString(llvm::ArrayRef<Opt> opts);
 
+/// A RANGE of `size` like `like` (its dtype) with axis id `id` and type `t`.
+sym::UOpRef makeRange(sym::Context &ctx, sym::UOpRef like, int64_t size, int64_t id, tg::AxisType t);
+
 /// tinygrad's toposort of `root` (sources first, in source order).
 void toposort(sym::UOpRef root, llvm::SmallVectorImpl<sym::UOpRef> &out);
 /// Calls `fn` once on every node of `root` (any order) until it says stop.
@@ -45,7 +48,11 @@ struct OptTarget {
   /// The vector registers our own heuristic sizes tiles for (tinygrad's
   /// ignores them): bytes per register and how many there are.
   unsigned vectorBytes = 32, vectorRegs = 16;
-  /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2).
+  /// One core's L2 cache: a staged reduce panel (stageReducePanel) must fit
+  /// in half of it to stay there while the rows that reuse it stream by.
+  unsigned cacheBytes = 256 << 10;
+  /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2); its L2
+  /// as the C library reports it.
   static OptTarget host(unsigned maxThreads);
 };
 
@@ -100,6 +107,15 @@ void applyThreadOpt(Scheduler &k);
 /// Ours: tinygrad's structure retuned for the vector lowering (wider
 /// upcasts sized to the vector registers, more accumulators).
 void ourOptimizations(Scheduler &k);
+
+/// BLAS-style packing on the kernel IR: a reduce operand that a loop of the
+/// output does not index (the rows of a matmul, for B) and that reads a
+/// block of lanes at a large stride along the reduce is copied once per
+/// outer iteration into a contiguous LOCAL buffer (BUFFER + STORE + END +
+/// AFTER, tinygrad's staging vocabulary), and the loops it does not depend
+/// on move inside, so every row reuses the packed panel from cache. Float
+/// results are unchanged (the same values summed in the same order).
+bool stageReducePanel(Scheduler &k);
 
 enum class OptMode {
   Tinygrad, ///< tinygrad's hand-coded heuristic, unchanged

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 #include <cstdlib>
+#include <unistd.h>
 
 namespace mlir::tinygrad::opt {
 using sym::Op;
@@ -18,6 +19,9 @@ OptTarget OptTarget::host(unsigned maxThreads) {
   llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
   if (f.lookup("avx512f"))
     t.vectorBytes = 64, t.vectorRegs = 32;
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 > 0)
+    t.cacheBytes = (unsigned)std::min<long>(l2, 1L << 30);
   return t;
 }
 

@@ -193,13 +193,7 @@ bool splitReduceAccumulators(Scheduler &k) {
   int64_t id = 0;
   for (UOpRef x : k.rngs())
     id = std::max(id, Scheduler::axisId(x));
-  MLIRContext *m = k.ctx.getMLIRContext();
-  Builder b(m);
-  NamedAttrList attrs;
-  attrs.set("ids", b.getDenseI64ArrayAttr({id + 1}));
-  attrs.set("axis_type", tg::AxisTypeAttr::get(m, AxisType::Upcast));
-  UOpRef rl = k.ctx.get(Op::RANGE, r->type, {k.ctx.constLike(r->src[0], lanes)},
-                        sym::Arg{Scalar(), attrs.getDictionary(m)});
+  UOpRef rl = makeRange(k.ctx, r, lanes, id + 1, AxisType::Upcast);
   llvm::SmallVector<UOpRef, 2> rsrc(r->src.begin(), r->src.end());
   rsrc[0] = k.ctx.constLike(r->src[0], *n / lanes);
   UOpRef ro = k.ctx.get(Op::RANGE, r->type, rsrc, r->arg);
@@ -232,11 +226,11 @@ bool wideElementwise(Scheduler &k) {
 }
 
 void ourOptimizations(Scheduler &k) {
-  if (matmulTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
+  if (matmulTile(k) || splitReduceAccumulators(k) || wideElementwise(k))
     applyThreadOpt(k);
-    return;
-  }
-  handCodedOptimizations(k);
+  else
+    handCodedOptimizations(k);
+  stageReducePanel(k);
 }
 
 } // namespace mlir::tinygrad::opt

@@ -243,15 +243,19 @@ llvm::SmallVector<UOpRef, 4> Scheduler::globalizableRngs() const {
   return out;
 }
 
-void Scheduler::shiftTo(UOpRef rng, int64_t amount, AxisType type, bool top) {
-  UOpRef oldSz = ctx.divides(rng->src[0], amount);
+UOpRef makeRange(sym::Context &ctx, UOpRef like, int64_t size, int64_t id, AxisType t) {
   MLIRContext *m = ctx.getMLIRContext();
   Builder b(m);
   NamedAttrList attrs;
-  attrs.set("ids", b.getDenseI64ArrayAttr({nextRangeId++}));
-  attrs.set("axis_type", tg::AxisTypeAttr::get(m, type));
-  UOpRef newRng = ctx.get(Op::RANGE, rng->type, {ctx.constLike(rng->src[0], amount)},
-                          sym::Arg{Scalar(), attrs.getDictionary(m)});
+  attrs.set("ids", b.getDenseI64ArrayAttr({id}));
+  attrs.set("axis_type", tg::AxisTypeAttr::get(m, t));
+  return ctx.get(Op::RANGE, like->type, {ctx.constLike(like->src[0], size)},
+                 sym::Arg{Scalar(), attrs.getDictionary(m)});
+}
+
+void Scheduler::shiftTo(UOpRef rng, int64_t amount, AxisType type, bool top) {
+  UOpRef oldSz = ctx.divides(rng->src[0], amount);
+  UOpRef newRng = makeRange(ctx, rng, amount, nextRangeId++, type);
   llvm::SmallVector<UOpRef, 2> src(rng->src.begin(), rng->src.end());
   src[0] = oldSz;
   UOpRef replaced = ctx.get(Op::RANGE, rng->type, src, rng->arg);

@@ -18,7 +18,7 @@
 
 #include <chrono>
 
-#include "LinearIndex.h"
+#include "tinygrad/Codegen/LinearIndex.h"
 
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
@@ -267,6 +267,10 @@ private:
 
   void openLoop(UOpRef range, unsigned depth);
   void closeLoop() { scopes.pop_back(); }
+  /// Runs `body` with scope `depth` innermost: the loops deeper than it are
+  /// hidden (what `body` emits at `depth` goes before them, loops it opens
+  /// close again), then shown again.
+  template <typename F> auto atDepth(unsigned depth, F body);
 
   /// The value of `u` (null on failure).
   Value emitL(UOpRef u);
@@ -275,6 +279,11 @@ private:
   Value emitNode(UOpRef u);
   Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
   Value emitReduce(UOpRef u, unsigned depth);
+  /// AFTER: its side-effecting deps (a LOCAL buffer's fill) emitted once at
+  /// the AFTER's depth, then the value of its first source.
+  Value emitAfter(UOpRef u, unsigned depth);
+  /// A LOCAL BUFFER: a stack array in the entry block.
+  Value emitLocalBuffer(UOpRef u);
   Value emitLoad(UOpRef u, UOpRef index, UOpRef alt);
   /// Every lane of `a` in the memory type; lanes `mask` clears are not
   /// read and take `pass` (0 if null).
@@ -412,6 +421,20 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
 }
 
+template <typename F> auto Emitter::atDepth(unsigned depth, F body) {
+  auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
+  Operation *savedTail = scopes[depth].tail;
+  if (!saved.empty())
+    scopes[depth].tail = saved.front().loop;
+  scopes.truncate(depth + 1);
+  auto result = body();
+  while (scopes.size() > depth + 1)
+    closeLoop();
+  scopes[depth].tail = savedTail;
+  scopes.append(saved.begin(), saved.end());
+  return result;
+}
+
 Value Emitter::pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx) {
   auto vt = dyn_cast<VectorType>(x.getType());
   if (!vt)
@@ -490,9 +513,11 @@ Value Emitter::emitL(UOpRef u) {
     }
   } else if (u->op == K::REDUCE) {
     v = emitReduce(u, depth);
+  } else if (u->op == K::AFTER) {
+    v = emitAfter(u, depth);
   } else {
     // PARAM sizes are not computed; INDEX/LOAD place their own operands.
-    bool ownOperands = u->op == K::PARAM || u->op == K::INDEX || u->op == K::LOAD;
+    bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::INDEX || u->op == K::LOAD;
     for (UOpRef s : u->src)
       if (!ownOperands && !emitL(s))
         return {};
@@ -600,12 +625,20 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
     return failure();
   }
   UOpRef bufU = index->src[0];
-  auto it = args.find(bufU);
-  if (it == args.end()) {
-    fail(bufU, "only PARAM buffers can be indexed");
-    return failure();
+  if (bufU->op == K::AFTER || bufU->op == K::BUFFER) {
+    // A LOCAL buffer, read after what fills it.
+    if (!(a.buf = emitL(bufU)))
+      return failure();
+    while (bufU->op == K::AFTER)
+      bufU = bufU->src[0];
+  } else {
+    auto it = args.find(bufU);
+    if (it == args.end()) {
+      fail(bufU, "only PARAM and LOCAL buffers can be indexed");
+      return failure();
+    }
+    a.buf = it->second;
   }
-  a.buf = it->second;
   a.dt = bufU->dtype;
   UOpRef i = index->src[1];
   UOpRef gateU = nullptr;
@@ -948,37 +981,68 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   if (nOut > 1)
     initV = vector::BroadcastOp::create(b, loc, accT, initV);
   memref::StoreOp::create(b, loc, initV, acc);
-  // The loops deeper than `depth` are hidden while the reduce's own loops
-  // are open; everything emitted at `depth` must stay before them.
-  auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
-  Operation *savedTail = scopes[depth].tail;
-  if (!saved.empty())
-    scopes[depth].tail = saved.front().loop;
-  scopes.truncate(depth + 1);
-  unsigned d = depth;
-  for (UOpRef r : loops) {
-    openLoop(r, d);
-    d = scopes.size() - 1;
-  }
-  if (error.empty()) {
-    if (Value x = emitSrc()) {
-      b.setInsertionPoint(scopes.back().tail);
-      x = prepare(x);
-      Value cur = memref::LoadOp::create(b, loc, acc);
-      for (unsigned c = 0; c < nFold; ++c)
-        cur = combine(cur, term(x, c));
-      memref::StoreOp::create(b, loc, cur, acc);
+  // The reduce's own loops open at `depth`, inside whatever is open there.
+  return atDepth(depth, [&]() -> Value {
+    unsigned d = depth;
+    for (UOpRef r : loops) {
+      openLoop(r, d);
+      d = scopes.size() - 1;
     }
-  }
-  while (scopes.size() > depth + 1)
-    closeLoop();
-  if (!error.empty())
+    if (error.empty()) {
+      if (Value x = emitSrc()) {
+        b.setInsertionPoint(scopes.back().tail);
+        x = prepare(x);
+        Value cur = memref::LoadOp::create(b, loc, acc);
+        for (unsigned c = 0; c < nFold; ++c)
+          cur = combine(cur, term(x, c));
+        memref::StoreOp::create(b, loc, cur, acc);
+      }
+    }
+    while (scopes.size() > depth + 1)
+      closeLoop();
+    if (!error.empty())
+      return Value();
+    setInsertionAt(depth);
+    return memref::LoadOp::create(b, loc, acc).getResult();
+  });
+}
+
+Value Emitter::emitAfter(UOpRef u, unsigned depth) {
+  Value v = emitL(u->src[0]);
+  if (!v)
     return {};
-  setInsertionAt(depth);
-  Value result = memref::LoadOp::create(b, loc, acc);
-  scopes[depth].tail = savedTail;
-  scopes.append(saved.begin(), saved.end());
-  return result;
+  // The deps run where the AFTER is first needed, at its depth: a LOCAL
+  // buffer's fill (an END over its own loops) lands before the loops that
+  // read it, once per iteration of the loops it depends on.
+  for (UOpRef d : u->src.drop_front()) {
+    bool effect = d->op == K::END || d->op == K::STORE || d->op == K::GROUP || d->op == K::SINK;
+    if (!effect) {
+      if (!emitL(d))
+        return {};
+      continue;
+    }
+    if (failed(atDepth(depth, [&] { return emitEffect(d); })))
+      return {};
+  }
+  return v;
+}
+
+Value Emitter::emitLocalBuffer(UOpRef u) {
+  auto pa = u->arg.attrs ? dyn_cast_or_null<tg::ParamAttr>(u->arg.attrs.get("arg")) : tg::ParamAttr();
+  if (!pa || pa.getAddrspace() != tg::AddrSpace::Local)
+    return fail(u, "only LOCAL buffers are lowered on CPU");
+  Type et = memoryType(b.getContext(), u->dtype);
+  if (!et || u->src.empty() || !u->src[0]->vmax().isInt() || u->src[0]->vmax().i <= 0 ||
+      u->src[0]->vmax().i > (int64_t(1) << 24))
+    return fail(u, "a LOCAL buffer needs a constant size of at most 16M elements and a storage dtype");
+  // The entry block: one array for the whole kernel, aligned to a cache
+  // line so that the vector rows read from it never split one. Thread pool
+  // workers are std::threads with the default 8 MB stack; the heuristic
+  // keeps a panel within half an L2.
+  OpBuilder eb(b.getContext());
+  eb.setInsertionPointToStart(entry);
+  return memref::AllocaOp::create(eb, loc, MemRefType::get({(int64_t)u->src[0]->vmax().i}, et),
+                                  ValueRange{}, eb.getI64IntegerAttr(64));
 }
 
 Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
@@ -1107,10 +1171,10 @@ Value Emitter::emitNode(UOpRef u) {
   // broadcast (or permuted) to them.
   // A copy: laneShapes grows (and moves) while the node is emitted.
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  bool ownOperands = u->op == K::PARAM || u->op == K::CONST;
+  bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::CONST;
   SmallVector<Value, 3> in;
   if (!ownOperands)
-    for (UOpRef s : u->op == K::AFTER ? u->src.take_front() : u->src) {
+    for (UOpRef s : u->src) {
       // A copy: laneShape may grow the map.
       SmallVector<UOpRef, 2> from = laneShape(s);
       in.push_back(broadcastTo(memo.lookup(s).v, from, shape));
@@ -1150,8 +1214,8 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
     return isHalfLike(to) ? arith::ExtFOp::create(b, loc, shapedLike(r, b.getF32Type()), r).getResult()
                           : r;
   }
-  case K::AFTER:
-    return in[0];
+  case K::BUFFER:
+    return emitLocalBuffer(u);
   case K::EXPAND:
   case K::RESHAPE: {
     // A scalar given a one-element shape (`Tensor(1).unsqueeze(0)` padded

@@ -1,5 +1,5 @@
 //===- LinearIndex.cpp - an index as base + strides over lane ranges -----===//
-#include "LinearIndex.h"
+#include "tinygrad/Codegen/LinearIndex.h"
 
 #include "tinygrad/Support/DType.h"
 

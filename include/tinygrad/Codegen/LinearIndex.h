@@ -2,11 +2,12 @@
 //
 // The emitter asks how an INDEX's element index moves along each
 // UPCAST/UNROLL range to choose between one vector load, per-row loads, a
-// broadcast and per-lane loads, without emitting the index per lane.
+// broadcast and per-lane loads, without emitting the index per lane; our
+// heuristic asks the same of every range to find a panel worth staging.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_LINEARINDEX_H
-#define TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_LINEARINDEX_H
+#ifndef TINYGRAD_CODEGEN_LINEARINDEX_H
+#define TINYGRAD_CODEGEN_LINEARINDEX_H
 
 #include "tinygrad/Symbolic/UOp.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
