@@ -118,9 +118,13 @@ bool stageReducePanel(Scheduler &k) {
     c.width = 1;
     llvm::SmallVector<int64_t, 32> offsets{0};
     for (auto [r, s] : lin->strides) {
-      auto n = Scheduler::size(r);
-      if (!n || s == 0)
+      if (s == 0)
         continue;
+      if (!isRed(r) && !isOut(r))
+        return true; // a range of some other scope
+      auto n = Scheduler::size(r);
+      if (!n)
+        return true;
       if (isLane(r)) {
         c.lanes.push_back(r);
         c.width *= *n;
@@ -129,8 +133,6 @@ bool stageReducePanel(Scheduler &k) {
           for (int64_t v = 0; v < *n; ++v)
             next.push_back(o + s * v);
         offsets = std::move(next);
-      } else if (!isRed(r) && !isOut(r)) {
-        return true; // a range of some other scope
       }
     }
     // The lanes must cover one dense block: the panel row is then those
