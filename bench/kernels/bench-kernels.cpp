@@ -210,7 +210,8 @@ struct Case {
 /// The per-kernel result row.
 struct Row {
   std::string id, group, program, name, status = "ok", error, metric;
-  double oursCompileMs = NAN, oursCodegenMs = NAN, oursPassesMs = NAN, oursLlvmMs = NAN, refClangMs = NAN;
+  double oursCompileMs = NAN, oursCodegenMs = NAN, oursPassesMs = NAN, oursLlvmMs = NAN, oursLlvmOptMs = NAN,
+         oursLlvmEmitMs = NAN, refClangMs = NAN;
   double tgCompileMs = NAN;
   bool oursCoreId = false;
   int64_t oursThreads = 1, tgThreads = 1;
@@ -502,7 +503,7 @@ struct Loaded {
 
 /// Compiles, checks and times one case. With `keep`, a case that passed
 /// hands its loaded kernels over (for the program-level STREAM comparison).
-Row runCase(MLIRContext &ctx, tgrt_device *dev, Case &c, std::unique_ptr<Loaded> *keep) {
+Row runCase(MLIRContext &ctx, CPUCompiler &compiler, tgrt_device *dev, Case &c, std::unique_ptr<Loaded> *keep) {
   Row row;
   row.id = c.id;
   row.group = c.group;
@@ -532,7 +533,7 @@ Row runCase(MLIRContext &ctx, tgrt_device *dev, Case &c, std::unique_ptr<Loaded>
     auto t0 = Clock::now();
     OwningOpRef<ModuleOp> module = importTinygradJSONValue(c.rec, &ctx, "ast");
     Value root = module ? getTinygradRoot(*module) : Value();
-    FailureOr<CPUKernel> k = root ? compileKernelForCPU(root) : FailureOr<CPUKernel>(failure());
+    FailureOr<CPUKernel> k = root ? compiler.compile(root) : FailureOr<CPUKernel>(failure());
     if (failed(k))
       return fail("compile_error", diags.empty() ? "compile failed (no diagnostic)" : diags);
     kernel = std::move(*k);
@@ -544,6 +545,8 @@ Row runCase(MLIRContext &ctx, tgrt_device *dev, Case &c, std::unique_ptr<Loaded>
   row.oursCodegenMs = kernel.codegenMs;
   row.oursPassesMs = kernel.signature.passesMs;
   row.oursLlvmMs = kernel.llvmMs;
+  row.oursLlvmOptMs = kernel.llvmOptMs;
+  row.oursLlvmEmitMs = kernel.llvmEmitMs;
   row.oursCoreId = kernel.signature.coreIdArg >= 0;
   row.oursThreads = kernel.signature.threads;
   ours.coreIdArg = kernel.signature.coreIdArg;
@@ -634,6 +637,8 @@ json::Object rowJSON(const Row &r) {
                  {"ours_codegen_ms", num(r.oursCodegenMs)},
                  {"ours_passes_ms", num(r.oursPassesMs)},
                  {"ours_llvm_ms", num(r.oursLlvmMs)},
+                 {"ours_llvm_opt_ms", num(r.oursLlvmOptMs)},
+                 {"ours_llvm_emit_ms", num(r.oursLlvmEmitMs)},
                  {"tinygrad_compile_ms", num(r.tgCompileMs)},
                  {"reference_clang_ms", num(r.refClangMs)},
                  {"ours_core_id", r.oursCoreId},
@@ -716,6 +721,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  CPUCompiler compiler(&ctx);
   tgrt_device_options opts = TGRT_DEVICE_OPTIONS_DEFAULT;
   opts.num_threads = 2;
   tgrt_device *dev = nullptr;
@@ -729,7 +735,7 @@ int main(int argc, char **argv) {
     ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
     OwningOpRef<ModuleOp> m = importTinygradJSONValue(cases.front().rec, &ctx, "ast");
     if (m && getTinygradRoot(*m))
-      (void)compileKernelForCPU(getTinygradRoot(*m));
+      (void)compiler.compile(getTinygradRoot(*m));
   }
 
   json::Value loadBefore = loadAverage();
@@ -742,7 +748,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "  " << c.id << "\n";
     bool streamProgram = c.group == "realistic" && (c.program == "add_16m" || c.program == "sum_16m");
     std::unique_ptr<Loaded> k;
-    rows.push_back(runCase(ctx, dev, c, streamProgram && !checkOnly && !noStream ? &k : nullptr));
+    rows.push_back(runCase(ctx, compiler, dev, c, streamProgram && !checkOnly && !noStream ? &k : nullptr));
     if (k)
       kept[c.program].push_back(std::move(k));
   }

@@ -31,6 +31,8 @@ struct TgcContextImpl {
   TgcContextImpl();
   std::recursive_mutex mutex;
   mlir::MLIRContext mlir;
+  /// Every kernel compiled in this context shares its pass pipeline.
+  mlir::tinygrad::CPUCompiler compiler{&mlir};
 };
 
 struct tgc_module {

@@ -60,7 +60,7 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
     FailureOr<tinygrad::CPUKernel> k;
     {
       std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      k = tinygrad::compileKernelForCPU(root, opts);
+      k = module->ctx->compiler.compile(root, opts);
     }
     if (failed(k))
       return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for the CPU");

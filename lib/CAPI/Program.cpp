@@ -64,9 +64,9 @@ tgc_status tgc_program_create(tgc_module *module, const tgc_program_options *opt
         std::string s = stage.str();
         fn(s.c_str(), done, total, user);
       };
-    popts.compile = [](Value kernel, const tinygrad::CPUCompileOptions &cpu) {
+    popts.compile = [impl = p->ctx.get()](Value kernel, const tinygrad::CPUCompileOptions &cpu) {
       std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      return tinygrad::compileKernelForCPU(kernel, cpu);
+      return impl->compiler.compile(kernel, cpu);
     };
     tinygrad::exec::Stage stage = tinygrad::exec::Stage::Schedule;
     auto prog = tinygrad::exec::TensorProgram::create(*p->sym, tensor, popts, &stage);

@@ -7,6 +7,7 @@
 #include "tinygrad/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -41,9 +42,16 @@ LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
   return pm.run(module);
 }
 
+CPUCompiler::CPUCompiler(MLIRContext *ctx) : ctx(ctx) {}
+CPUCompiler::~CPUCompiler() = default;
+
 FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCompileOptions &opts) {
+  return CPUCompiler(root.getContext()).compile(root, opts);
+}
+
+FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &opts) {
+  assert(root.getContext() == ctx && "a CPUCompiler compiles kernels of its own context");
   auto t0 = std::chrono::steady_clock::now();
-  MLIRContext *ctx = root.getContext();
   Operation *sinkOp = root.getDefiningOp();
   if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
     return mlir::emitError(root.getLoc(), "a kernel AST is rooted at a SINK");
@@ -73,18 +81,35 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
   if (opts.afterPass)
     opts.afterPass("tg-lower-kernel", *module);
 
-  PassManager pm(ctx, "builtin.module");
-  if (opts.printIRAfterAll) {
-    ctx->disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  // Printing, callbacks and verification are instrumentation a pass
+  // manager keeps for life: a compile that asks for them gets its own.
+  std::unique_ptr<PassManager> instrumented;
+  PassManager *pm = toLLVM.get();
+  if (opts.printIRAfterAll || opts.afterPass || opts.verifyEach) {
+    instrumented = std::make_unique<PassManager>(ctx, "builtin.module");
+    pm = instrumented.get();
+    pm->enableVerifier(opts.verifyEach);
+    if (opts.printIRAfterAll) {
+      ctx->disableMultithreading();
+      pm->enableIRPrinting([](Pass *, Operation *) { return false; },
+                           [](Pass *, Operation *) { return true; },
+                           /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+    }
+    if (opts.afterPass)
+      pm->addInstrumentation(std::make_unique<AfterPassHook>(opts.afterPass));
+    cpu::buildStandardToLLVMPipeline(*pm);
+  } else if (!pm) {
+    toLLVM = std::make_unique<PassManager>(ctx, "builtin.module");
+    pm = toLLVM.get();
+    pm->enableVerifier(false);
+    cpu::buildStandardToLLVMPipeline(*pm);
   }
-  if (opts.afterPass)
-    pm.addInstrumentation(std::make_unique<AfterPassHook>(opts.afterPass));
-  cpu::buildStandardToLLVMPipeline(pm);
-  if (failed(pm.run(*module)))
+  if (failed(pm->run(*module)))
     return sinkOp->emitError("lowering to the llvm dialect failed");
+  // Once, before translation (which assumes valid IR), instead of after
+  // every pass.
+  if (!opts.verifyEach && failed(verify(*module)))
+    return sinkOp->emitError("the lowering to the llvm dialect produced invalid IR");
   out.codegenMs = msSince(t0);
 
   auto t1 = std::chrono::steady_clock::now();
@@ -95,5 +120,7 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
   out.llvmIR = std::move(obj->llvmIR);
   out.assembly = std::move(obj->assembly);
   out.llvmMs = msSince(t1);
+  out.llvmOptMs = obj->optMs;
+  out.llvmEmitMs = obj->emitMs;
   return out;
 }

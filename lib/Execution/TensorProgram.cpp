@@ -252,13 +252,14 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
         bodies.push_back(body);
   }
   MLIRContext *mctx = ctx.getMLIRContext();
+  CPUCompiler compiler(mctx);
   for (auto [n, body] : llvm::enumerate(bodies)) {
     OpBuilder b(mctx);
     OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
     b.setInsertionPointToEnd(mod->getBody());
     Value root = sym::Materializer(b, mod->getLoc()).materialize(body);
     at(Stage::Compile);
-    FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compileKernelForCPU(root, opts.cpu);
+    FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compiler.compile(root, opts.cpu);
     if (failed(k))
       return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
     at(Stage::Runtime);

@@ -8,7 +8,8 @@
 // CHECK-LABEL: func.func @test(%{{.*}}: memref<10xf32> {llvm.noalias})
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: scf.for %[[I:.*]] =
-// CHECK:   %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK:   %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK:   %[[I64:.*]] = arith.extsi %[[I32]] : i32 to i64
 // CHECK:   %[[IDX:.*]] = arith.index_cast %[[I64]] : i64 to index
 // CHECK:   memref.store %[[ONE]], %arg0[%[[IDX]]]
 // LLVM: llvm.func @test(%{{.*}}: !llvm.ptr {llvm.noalias})

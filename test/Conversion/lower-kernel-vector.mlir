@@ -83,7 +83,7 @@
 // 6-element buffer are not read and take the alternative (0) as the
 // masked load's pass-through.
 // CHECK-LABEL: func.func @test
-// CHECK: %[[G:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[G:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi32>
 // CHECK: %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK: %[[M:.*]] = vector.maskedload %arg1[%{{.*}}], %[[G]], %[[Z]] : memref<6xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
 // CHECK: vector.store %[[M]], %arg0

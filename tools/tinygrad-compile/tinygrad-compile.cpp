@@ -99,6 +99,8 @@ int main(int argc, char **argv) {
                       {"codegen_ms", k->codegenMs},
                       {"passes_ms", k->signature.passesMs},
                       {"llvm_ms", k->llvmMs},
+                      {"llvm_opt_ms", k->llvmOptMs},
+                      {"llvm_emit_ms", k->llvmEmitMs},
                       {"compile_ms", ms}})
                << "\n";
   return 0;

@@ -4,7 +4,10 @@
 // the passes we use (no registerAllPasses: CIRCT-style selective set).
 //
 //===----------------------------------------------------------------------===//
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "tinygrad/InitAllDialects.h"
@@ -18,6 +21,9 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   mlir::registerInlinerPass();
   mlir::registerSCCPPass();
+  // The upstream steps of tg-lower-to-llvm-cpu, to run them one by one.
+  mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
   mlir::tinygrad::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tinygrad optimizer driver\n", registry));
 }

@@ -61,6 +61,9 @@ static cl::opt<std::string> optsMode(
     cl::init(""));
 static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
                                    cl::desc("print the IR after every MLIR pass (stderr)"));
+static cl::opt<bool> verifyEach("verify-each",
+                                cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
+                                         "(default: once, before translation)"));
 
 namespace {
 
@@ -114,6 +117,7 @@ int main(int argc, char **argv) {
   opts.keepLLVMIR = emitKind == "llvm";
   opts.keepAsm = emitKind == "asm";
   opts.printIRAfterAll = printAfterAll;
+  opts.verifyEach = verifyEach;
   if (optsMode == "tinygrad")
     opts.optMode = opt::OptMode::Tinygrad;
   else if (optsMode == "ours")
@@ -287,6 +291,8 @@ int main(int argc, char **argv) {
                                              {"codegen_ms", kernel->codegenMs},
                                              {"passes_ms", kernel->signature.passesMs},
                                              {"llvm_ms", kernel->llvmMs},
+                                             {"llvm_opt_ms", kernel->llvmOptMs},
+                                             {"llvm_emit_ms", kernel->llvmEmitMs},
                                              {"run_ms", runMs},
                                              {"applied_opts", opt::toString(kernel->signature.appliedOpts)},
                                              {"mismatches", std::move(mismatches)}})

@@ -11,6 +11,8 @@
 
 #include "tinygrad/Conversion/KernelToStandard.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include <memory>
 #include <functional>
 #include <string>
 
@@ -26,6 +28,10 @@ struct CPUCompileOptions {
   opt::OptMode optMode = opt::optModeFromEnv();
   /// Print the IR after every MLIR pass to stderr.
   bool printIRAfterAll = false;
+  /// Run the MLIR verifier after every pass of the lowering to the llvm
+  /// dialect (on by default in tinygrad-opt; here a debugging aid, it costs
+  /// about a sixth of a compile).
+  bool verifyEach = false;
   /// Called with the module after the kernel lowering (pass name
   /// "tg-lower-kernel") and after every pass of the lowering to the llvm
   /// dialect (embedders reading the IR per pass: the C API).
@@ -36,13 +42,31 @@ struct CPUKernel {
   KernelSignature signature;
   std::string object;
   std::string mlir, llvmIR, assembly;
-  double codegenMs = 0, llvmMs = 0;
+  /// codegenMs: AST to the llvm dialect; llvmMs: LLVM IR, O3 and the object
+  /// (llvmOptMs + llvmEmitMs of it).
+  double codegenMs = 0, llvmMs = 0, llvmOptMs = 0, llvmEmitMs = 0;
 };
 
 /// tinygrad's spec_tensor on an imported kernel AST (what codegen accepts).
 LogicalResult verifyKernelAST(ModuleOp module);
 
-/// Compiles the kernel SINK `root` (a value in a module of tg/tgk ops).
+/// Compiles kernels of one MLIRContext, keeping what they can share: the
+/// pass pipeline to the llvm dialect, whose pattern sets are built on its
+/// first run. One thread at a time.
+class CPUCompiler {
+public:
+  explicit CPUCompiler(MLIRContext *ctx);
+  ~CPUCompiler();
+  /// Compiles the kernel SINK `root` (a value in a module of tg/tgk ops of
+  /// this compiler's context).
+  FailureOr<CPUKernel> compile(Value root, const CPUCompileOptions &opts = {});
+
+private:
+  MLIRContext *ctx;
+  std::unique_ptr<PassManager> toLLVM; // without instrumentation or verifier
+};
+
+/// One kernel, with a CPUCompiler of its own.
 FailureOr<CPUKernel> compileKernelForCPU(Value root, const CPUCompileOptions &opts = {});
 
 } // namespace mlir::tinygrad

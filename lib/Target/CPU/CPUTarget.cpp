@@ -1,15 +1,9 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,6 +28,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include <chrono>
 #include <mutex>
 
 using namespace mlir;
@@ -52,13 +47,18 @@ struct ApproximateMathPass : PassWrapper<ApproximateMathPass, OperationPass<>> {
   void getDependentDialects(DialectRegistry &r) const override {
     r.insert<arith::ArithDialect, math::MathDialect, vector::VectorDialect>();
   }
+  LogicalResult initialize(MLIRContext *ctx) override {
+    RewritePatternSet set(ctx);
+    math::populateExpansionPatterns(set, {"exp2"});
+    populateMathPolynomialApproximationPatterns(set, MathPolynomialApproximationOptions{});
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    math::populateExpansionPatterns(patterns, {"exp2"});
-    populateMathPolynomialApproximationPatterns(patterns, MathPolynomialApproximationOptions{});
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), patterns)))
       signalPassFailure();
   }
+  FrozenRewritePatternSet patterns;
 };
 
 /// bf16 conversions as integer bit operations (round to nearest even, NaN
@@ -71,12 +71,17 @@ struct ExpandBF16Pass : PassWrapper<ExpandBF16Pass, OperationPass<>> {
     return "Expand bf16 extf/truncf into integer operations (no compiler-rt calls)";
   }
   void getDependentDialects(DialectRegistry &r) const override { r.insert<arith::ArithDialect>(); }
+  LogicalResult initialize(MLIRContext *ctx) override {
+    RewritePatternSet set(ctx);
+    arith::populateExpandBFloat16Patterns(set);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    arith::populateExpandBFloat16Patterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), patterns)))
       signalPassFailure();
   }
+  FrozenRewritePatternSet patterns;
 };
 
 } // namespace
@@ -86,20 +91,14 @@ void buildStandardToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(std::make_unique<ExpandBF16Pass>());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcOpts;
-  funcOpts.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOpts));
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertToLLVMCPUPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void registerCPUPasses() {
   PassRegistration<ApproximateMathPass>();
   PassRegistration<ExpandBF16Pass>();
+  registerConvertToLLVMCPUPass();
 }
 
 std::string hostCPUDescription() {
@@ -162,6 +161,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
       f.addFnAttr("prefer-vector-width", "512");
   }
 
+  auto optStart = std::chrono::steady_clock::now();
   {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -177,18 +177,25 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
-    if (llvm::any_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kScalarizeAttr); })) {
+    bool small = llvm::any_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kScalarizeAttr); });
+    if (small) {
       llvm::ScalarizerPassOptions so;
       so.ScalarizeLoadStore = true;
       llvm::FunctionPassManager fpm;
       fpm.addPass(llvm::ScalarizerPass(so));
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
     }
-    mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+    // A scalarized small kernel is left to LLVM as tinygrad leaves its C to
+    // clang -O2: O3's unroll thresholds fully unroll its nests (a 8x8x8
+    // matmul into 512 scalar products the SLP vectorizer then gathers),
+    // twice as slow as O2 keeping the outer loop and 4-7x longer to compile.
+    mpm.addPass(pb.buildPerModuleDefaultPipeline(small ? llvm::OptimizationLevel::O2 : llvm::OptimizationLevel::O3));
     mpm.run(*llvmModule, mam);
   }
 
   ObjectOutput out;
+  auto emitStart = std::chrono::steady_clock::now();
+  out.optMs = std::chrono::duration<double, std::milli>(emitStart - optStart).count();
   if (wantIR) {
     llvm::raw_string_ostream os(out.llvmIR);
     llvmModule->print(os, nullptr);
@@ -207,6 +214,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     return module.emitError("CPU target: cannot emit assembly");
   if (!emit(llvm::CodeGenFileType::ObjectFile, out.object))
     return module.emitError("CPU target: cannot emit an object file");
+  out.emitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - emitStart).count();
   return out;
 }
 

@@ -20,13 +20,21 @@ namespace mlir::tinygrad::cpu {
 /// func/scf/arith/math/memref → llvm dialect (the `tg-lower-to-llvm-cpu`
 /// pipeline after the kernel lowering).
 void buildStandardToLLVMPipeline(OpPassManager &pm);
-/// Registers `tg-lower-to-llvm-cpu` and `tg-approximate-math`.
+/// Registers `tg-approximate-math`, `tg-expand-bf16` and
+/// `tg-convert-to-llvm-cpu`.
 void registerCPUPasses();
+
+/// vector/math/arith/memref/func/cf/ub → llvm as one conversion whose
+/// patterns are built once per pass manager (bare-pointer arguments).
+std::unique_ptr<Pass> createConvertToLLVMCPUPass();
+void registerConvertToLLVMCPUPass();
 
 struct ObjectOutput {
   std::string object;   ///< ELF relocatable object
   std::string llvmIR;   ///< optimized LLVM IR, when requested
   std::string assembly; ///< assembly, when requested
+  double optMs = 0;     ///< LLVM's O3 pipeline
+  double emitMs = 0;    ///< instruction selection to the object (and assembly)
 };
 
 /// Translates an llvm-dialect module to LLVM IR, optimizes it at O3 for the

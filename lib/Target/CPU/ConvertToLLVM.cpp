@@ -1,0 +1,111 @@
+//===- ConvertToLLVM.cpp - one conversion of a kernel to the llvm dialect --===//
+//
+// What upstream's six *-to-llvm passes do, as one pass whose pattern sets
+// are built once in initialize(): a PassManager that is kept across
+// kernels (CPUCompiler) then pays for the patterns once per context, and
+// each kernel's IR is walked by one conversion instead of six. The
+// patterns are upstream's; only their grouping is ours.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Target/CPU/CPUTarget.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace {
+
+struct ConvertToLLVMCPUPass : PassWrapper<ConvertToLLVMCPUPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvertToLLVMCPUPass)
+  ConvertToLLVMCPUPass() = default;
+  ConvertToLLVMCPUPass(const ConvertToLLVMCPUPass &) {}
+
+  StringRef getArgument() const override { return "tg-convert-to-llvm-cpu"; }
+  StringRef getDescription() const override {
+    return "vector/math/arith/memref/func/cf/ub to the llvm dialect in one conversion "
+           "(bare-pointer kernel arguments, tinygrad's CPU calling convention)";
+  }
+  void getDependentDialects(DialectRegistry &r) const override {
+    r.insert<LLVM::LLVMDialect, arith::ArithDialect, vector::VectorDialect>();
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    // n-D and composite vector ops to the 1-D forms the conversion patterns
+    // take: the set upstream's convert-vector-to-llvm applies first.
+    RewritePatternSet vectorPrep(ctx);
+    vector::populateVectorToVectorCanonicalizationPatterns(vectorPrep);
+    vector::populateVectorBitCastLoweringPatterns(vectorPrep);
+    vector::populateVectorBroadcastLoweringPatterns(vectorPrep);
+    vector::populateVectorMaskOpLoweringPatterns(vectorPrep);
+    vector::populateVectorShapeCastLoweringPatterns(vectorPrep);
+    vector::populateVectorInterleaveLoweringPatterns(vectorPrep);
+    vector::populateVectorTransferLoweringPatterns(vectorPrep, /*maxTransferRank=*/1);
+    vector::populateVectorMaskMaterializationPatterns(vectorPrep, /*force32BitVectorIndices=*/false);
+    vector::populateVectorInsertExtractStridedSliceTransforms(vectorPrep);
+    vector::populateVectorStepLoweringPatterns(vectorPrep);
+    vector::populateVectorRankReducingFMAPattern(vectorPrep);
+    vector::populateVectorGatherLoweringPatterns(vectorPrep);
+    // As upstream's arith-to-llvm: the signed ceil/floor divisions have no
+    // llvm op and expand to arith first.
+    arith::populateCeilFloorDivExpandOpsPatterns(vectorPrep);
+    prep = FrozenRewritePatternSet(std::move(vectorPrep));
+
+    LowerToLLVMOptions options(ctx);
+    // Kernel arguments are plain pointers (tinygrad's CPU ABI), not memref
+    // descriptors.
+    options.useBarePtrCallConv = true;
+    converter = std::make_shared<LLVMTypeConverter>(ctx, options);
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferLoweringPatterns(patterns);
+    populateVectorToLLVMConversionPatterns(*converter, patterns);
+    populateMathToLLVMConversionPatterns(*converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(*converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(*converter, patterns);
+    populateFuncToLLVMConversionPatterns(*converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(*converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(*converter, patterns);
+    toLLVM = FrozenRewritePatternSet(std::move(patterns));
+    return success();
+  }
+
+  void runOnOperation() override {
+    (void)applyPatternsGreedily(getOperation(), prep);
+    LLVMConversionTarget target(getContext());
+    target.addLegalOp<ModuleOp>();
+    // Casts between converted and not yet converted values are reconciled
+    // by the pass after this one.
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    if (failed(applyPartialConversion(getOperation(), target, toLLVM)))
+      signalPassFailure();
+  }
+
+  FrozenRewritePatternSet prep, toLLVM;
+  // The conversion patterns keep a reference to the converter.
+  std::shared_ptr<LLVMTypeConverter> converter;
+};
+
+} // namespace
+
+std::unique_ptr<Pass> mlir::tinygrad::cpu::createConvertToLLVMCPUPass() {
+  return std::make_unique<ConvertToLLVMCPUPass>();
+}
+
+void mlir::tinygrad::cpu::registerConvertToLLVMCPUPass() { PassRegistration<ConvertToLLVMCPUPass>(); }
