@@ -16,7 +16,7 @@
 // CHECK: %[[W:.*]] = tgk.index %[[P]][%{{.*}}] : tensor<{{[0-9]+}}xf32, #tg.addrspace<local>>
 // CHECK: %[[R:.*]] = tgk.index %{{.*}} : tensor<65536xf32, #tg.addrspace<global>>
 // CHECK: %[[ST:.*]] = tgk.store %[[R]], %[[W]]
-// CHECK: %[[FILL:.*]] = tgk.end %[[ST]], %[[FK]], %{{.*}}, %{{.*}} :
+// CHECK: %[[FILL:.*]] = tgk.end %[[ST]], %[[FK]], %{{.*}} :
 // CHECK: %[[S:.*]] = tg.after %[[P]] deps(%[[FILL]] : !tg.void)
 // A's lanes are rows, K apart: only B is staged.
 // CHECK-NOT: tg.buffer

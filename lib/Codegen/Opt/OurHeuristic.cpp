@@ -8,8 +8,11 @@
 // 16-float vectors), an axis the contiguous operand does not stride over is
 // upcast to 4 rows, and the reduce stays a loop innermost (no unroll), so
 // each step is 2 vector loads, 4 broadcasts and 8 FMAs into 8 accumulators.
-// The THREAD split follows as in tinygrad. Everything else keeps tinygrad's
-// choices (its structure, so its outputs bit for bit where they matched).
+// Where B's column panel can be packed (StagePanel.cpp) the tile is 2
+// vectors wide and 4-6 rows tall instead: the packed panel is read from L2,
+// and fewer column vectors halve those bytes per FMA. The THREAD split
+// follows as in tinygrad. Everything else keeps tinygrad's choices (its
+// structure, so its outputs bit for bit where they matched).
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/Opts.h"
@@ -66,9 +69,14 @@ int axisWithId(const Scheduler &k, AxisKey id) {
   return -1;
 }
 
-/// The register tile for C[m,n] += A[m,k] * B[k,n]; false when the kernel
-/// is not that shape (nothing applied then).
-bool matmulTile(Scheduler &k) {
+/// Independent accumulators a tile needs to keep both FMA pipes busy
+/// through the 4-cycle FMA latency.
+constexpr int64_t kMinAccumulators = 8;
+
+/// The register tile for C[m,n] += A[m,k] * B[k,n], `colVectors` vector
+/// registers of columns wide; false when the kernel is not that shape or
+/// the tile does not fit (nothing applied then).
+bool matmulTile(Scheduler &k, int64_t colVectors) {
   if (work(k) < 16 * kMinWork)
     return false;
   auto reds = k.reduceOps();
@@ -118,21 +126,22 @@ bool matmulTile(Scheduler &k) {
     int a = axisWithId(k, id);
     return a < 0 ? int64_t(1) : Scheduler::size(k.rngs()[a]).value_or(1);
   };
-  // Four vectors of columns, and as many rows (6, 4 or 2) as keep the
-  // accumulators, the four column vectors and a row's broadcast within the
-  // register file: 2x4 ymm on AVX2 (4x4 needs 21 of its 16 registers and
-  // spilled in the k loop; with the vector lowering 2x4 measured 1.3-1.5x
-  // faster at 1 thread and 1.4x at 2 here), 6x4 or 4x4 zmm on AVX-512.
-  int64_t width = k.target.vectorBytes / 4, cols = 4 * width;
+  // As many rows (6, 4 or 2) as keep the accumulators, the column vectors
+  // and a row's broadcast within the register file. Unpacked, four column
+  // vectors: 2x4 ymm on AVX2 (4x4 needs 21 of its 16 registers and spilled
+  // in the k loop; with the vector lowering 2x4 measured 1.3-1.5x faster at
+  // 1 thread and 1.4x at 2 here), 6x4 or 4x4 zmm on AVX-512. Packed, two:
+  // 4x2 ymm measured 1.1-1.2x faster than 2x4 at 1 thread and 1.3x at 2.
+  int64_t width = k.target.vectorBytes / 4, cols = colVectors * width;
   if (sizeOf(nId) % cols != 0)
     return false;
   int64_t rows = 0;
   for (int64_t r : {6, 4, 2})
-    if (sizeOf(mId) % r == 0 && 4 * r + 4 + 1 <= (int64_t)k.target.vectorRegs) {
+    if (sizeOf(mId) % r == 0 && colVectors * r + colVectors + 1 <= (int64_t)k.target.vectorRegs) {
       rows = r;
       break;
     }
-  if (!rows)
+  if (!rows || rows * colVectors < kMinAccumulators)
     return false;
   UOpRef savedAst = k.ast;
   auto savedApplied = k.applied;
@@ -226,11 +235,21 @@ bool wideElementwise(Scheduler &k) {
 }
 
 void ourOptimizations(Scheduler &k) {
-  if (matmulTile(k) || splitReduceAccumulators(k) || wideElementwise(k))
+  // The packed-panel tile, kept only where the panel is staged.
+  UOpRef ast = k.ast;
+  auto applied = k.applied;
+  if (matmulTile(k, 2)) {
     applyThreadOpt(k);
-  else
-    handCodedOptimizations(k);
-  stageReducePanel(k);
+    if (stageReducePanel(k))
+      return;
+    k.ast = ast;
+    k.applied = applied;
+  }
+  if (matmulTile(k, 4) || splitReduceAccumulators(k) || wideElementwise(k)) {
+    applyThreadOpt(k);
+    return;
+  }
+  handCodedOptimizations(k);
 }
 
 } // namespace mlir::tinygrad::opt
