@@ -1,0 +1,398 @@
+//===- EmitMemory.cpp - addresses, loads, stores, local buffers -------------===//
+//
+// How an INDEX addresses each lane, and the vector, masked and scalar
+// accesses that follow from it; LOCAL staging buffers and their AFTER fills.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+namespace mlir::tinygrad::kernel_emitter {
+
+bool Emitter::Address::contiguous() const {
+  if (!linear || !wholeVectors(lanes))
+    return false;
+  for (unsigned l = 0; l < lanes; ++l)
+    if (offsets[l] != (int64_t)l)
+      return false;
+  return true;
+}
+
+bool Emitter::Address::splat() const {
+  return linear && llvm::all_of(offsets, [](int64_t o) { return o == 0; });
+}
+
+LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a) {
+  if (index->op == K::CAST && !index->src.empty())
+    index = index->src[0];
+  if (index->op != K::INDEX || index->src.size() < 2) {
+    fail(index, "expected INDEX(buffer, index) as an address");
+    return failure();
+  }
+  UOpRef bufU = index->src[0];
+  if (bufU->op == K::AFTER || bufU->op == K::BUFFER) {
+    // A LOCAL buffer, read after what fills it.
+    if (!(a.buf = emitL(bufU)))
+      return failure();
+    while (bufU->op == K::AFTER)
+      bufU = bufU->src[0];
+  } else {
+    auto it = args.find(bufU);
+    if (it == args.end()) {
+      fail(bufU, "only PARAM and LOCAL buffers can be indexed");
+      return failure();
+    }
+    a.buf = it->second;
+  }
+  a.dt = bufU->dtype;
+  UOpRef i = index->src[1];
+  UOpRef gateU = nullptr;
+  if (index->src.size() > 2) {
+    fail(index, "multi-dimensional INDEX is not supported on CPU");
+    return failure();
+  }
+  if (i->op == K::WHERE && i->src[2]->isInvalid()) {
+    gateU = i->src[0];
+    i = i->src[1];
+  }
+  // An ungated index whose whole value range lies outside the buffer can
+  // only fault: reject the kernel (bounds are tinygrad's vmin/vmax).
+  if (!gateU && !bufU->src.empty() && i->vmin().isInt() && i->vmax().isInt() &&
+      bufU->src[0]->vmax().isInt()) {
+    __int128 size = bufU->src[0]->vmax().i;
+    if (i->vmin().i >= size || i->vmax().i < 0) {
+      fail(index, "index range [" + std::to_string((long long)i->vmin().i) + ", " +
+                      std::to_string((long long)i->vmax().i) + "] is outside buffer slot " +
+                      std::to_string(bufU->param().slot) + " of " + std::to_string((long long)size) +
+                      " elements");
+      return failure();
+    }
+  }
+  a.lanes = numLanes(shape);
+  a.gate = {};
+  if (gateU) {
+    Value g = emitL(gateU);
+    if (!g)
+      return failure();
+    a.gate = g; // broadcast by the caller, where the access is placed
+    a.gateShape = laneShape(gateU);
+  }
+  auto lin = linearizeIndex(
+      i, isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  if (lin)
+    for (auto [r, k] : lin->strides)
+      if (!llvm::is_contained(shape, r))
+        lin.reset(); // cannot happen for a well-formed graph; stay safe
+  int d = depthOf(i);
+  if (d < 0)
+    return failure();
+  if (lin) {
+    a.linear = true;
+    SmallVector<Value> terms;
+    for (auto [t, k] : lin->terms) {
+      Value x = emit(t);
+      if (!x)
+        return failure();
+      terms.push_back(x);
+    }
+    // The base lives where its index does (emit() may have left the
+    // insertion point in an outer scope).
+    setInsertionAt(d);
+    Value base;
+    auto add = [&](Value x) { base = base ? arith::AddIOp::create(b, loc, base, x).getResult() : x; };
+    for (auto [n, tk] : llvm::enumerate(lin->terms)) {
+      Value x = convert(terms[n], tk.first->dtype, DType::Int64);
+      if (tk.second != 1)
+        x = arith::MulIOp::create(b, loc, x,
+                                  arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tk.second)));
+      add(x);
+    }
+    if (lin->offset || !base)
+      add(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(lin->offset)));
+    a.base = arith::IndexCastOp::create(b, loc, b.getIndexType(), base);
+    a.offsets.clear();
+    for (unsigned l = 0; l < a.lanes; ++l) {
+      LaneVals vals = laneVals(shape, l);
+      int64_t o = 0;
+      for (UOpRef r : shape)
+        o += lin->strideOf(r) * vals[r];
+      a.offsets.push_back(o);
+    }
+    llvm::SmallDenseSet<int64_t, 16> seen(a.offsets.begin(), a.offsets.end());
+    a.distinct = seen.size() == a.lanes;
+    // Segments along the lane range of stride 1: one vector access each,
+    // whichever place that range has in the lane order.
+    a.segments.clear();
+    a.segPos.clear();
+    int p = -1;
+    for (auto [k, r] : llvm::enumerate(shape))
+      if (lin->strideOf(r) == 1 && rangeSize(r) > 1)
+        p = k;
+    if (p >= 0 && !a.contiguous() && wholeVectors(rangeSize(shape[p]))) {
+      int64_t inner = 1;
+      for (UOpRef r : ArrayRef<UOpRef>(shape).drop_front(p + 1))
+        inner *= rangeSize(r);
+      int64_t m = rangeSize(shape[p]);
+      llvm::DenseMap<int64_t, unsigned> segOf;
+      a.segPos.resize(a.lanes);
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        int64_t coord = (l / inner) % m;
+        auto [it, fresh] = segOf.try_emplace(l - coord * inner, a.segments.size());
+        if (fresh)
+          a.segments.emplace_back(m, 0);
+        a.segments[it->second][coord] = l;
+        a.segPos[l] = it->second * m + coord;
+      }
+    }
+    return success();
+  }
+  Value iv = emitL(i);
+  if (!iv)
+    return failure();
+  setInsertionAt(d);
+  SmallVector<UOpRef, 2> from = laneShape(i);
+  Value wide = convert(iv, i->dtype, DType::Int64);
+  a.linear = false;
+  a.idx = arith::IndexCastOp::create(b, loc, shapedLike(wide, b.getIndexType()), wide);
+  a.idx = broadcastTo(a.idx, from, shape);
+  return success();
+}
+
+Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {
+  if (!a.linear)
+    return a.lanes == 1 ? a.idx : vector::ExtractOp::create(ob, loc, a.idx, l).getResult();
+  if (a.offsets[l] == 0)
+    return a.base;
+  Value off = arith::ConstantIndexOp::create(ob, loc, a.offsets[l]);
+  return arith::AddIOp::create(ob, loc, a.base, off);
+}
+
+Value Emitter::fromMemory(OpBuilder &ob, Value v, DType dt) {
+  if (dt == DType::Bool)
+    return arith::TruncIOp::create(ob, loc, shapedLike(v, ob.getI1Type()), v);
+  if (isHalfLike(dt))
+    return arith::ExtFOp::create(ob, loc, shapedLike(v, ob.getF32Type()), v);
+  return v;
+}
+
+Value Emitter::toMemory(OpBuilder &ob, Value v, DType dt) {
+  if (dt == DType::Bool)
+    return arith::ExtUIOp::create(ob, loc, shapedLike(v, ob.getI8Type()), v);
+  if (isHalfLike(dt))
+    return arith::TruncFOp::create(ob, loc, shapedLike(v, memoryType(ob.getContext(), dt)), v);
+  return v;
+}
+
+Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass) {
+  Type mt = memoryType(ob.getContext(), a.dt);
+  auto vload = [&](Value at, ArrayRef<int64_t> lanes, Value m) -> Value {
+    auto vt = VectorType::get({(int64_t)lanes.size()}, mt);
+    if (!m)
+      return vector::LoadOp::create(ob, loc, vt, a.buf, ValueRange{at});
+    Value p = pass ? pickLanes(ob, pass, lanes)
+                   : arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt)).getResult();
+    return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
+  };
+  if (a.lanes == 1)
+    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
+  if (a.contiguous())
+    return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
+  if (!a.segments.empty()) {
+    SmallVector<Value> segs;
+    for (ArrayRef<int64_t> seg : a.segments)
+      segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
+    return pickLanes(ob, concat(ob, segs), a.segPos);
+  }
+  if (a.splat() && !mask) {
+    Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
+    return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
+  }
+  // A gather: lane by lane, each gated lane behind its own branch.
+  SmallVector<Value> elems;
+  for (unsigned l = 0; l < a.lanes; ++l) {
+    if (!mask) {
+      elems.push_back(memref::LoadOp::create(ob, loc, a.buf, ValueRange{laneAddress(ob, a, l)}));
+      continue;
+    }
+    Value g = vector::ExtractOp::create(ob, loc, mask, l);
+    auto ifOp = scf::IfOp::create(ob, loc, TypeRange{mt}, g, /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(tb, loc,
+                         memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
+                             .getResult());
+    OpBuilder fb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(fb, loc,
+                         pass ? pickLanes(fb, pass, {(int64_t)l})
+                              : arith::ConstantOp::create(fb, loc, fb.getZeroAttr(mt)).getResult());
+    elems.push_back(ifOp.getResult(0));
+  }
+  return vector::FromElementsOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), elems);
+}
+
+Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
+  // Operands may live in outer loops; the load itself sits at the index's depth.
+  int depth = depthOf(index);
+  if (depth < 0)
+    return {};
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  Address a;
+  if (failed(address(index, shape, a)))
+    return {};
+  Value other;
+  if (alt && a.gate && !(other = emitL(alt)))
+    return {};
+  setInsertionAt(depth);
+  if (!a.gate)
+    return fromMemory(b, loadLanes(b, a, {}), a.dt);
+  // Masked-off lanes read the alternative (0 without one), not memory.
+  Value o = alt ? broadcastTo(other, laneShape(alt), shape) : Value();
+  if (!alt) {
+    Value z = constant(Scalar::fromInt(0), a.dt);
+    if (!z)
+      return {};
+    o = broadcastTo(z, {}, shape);
+  }
+  if (!isa<VectorType>(a.gate.getType())) {
+    // One gate for every lane: one branch around the whole access.
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{o.getType()}, a.gate, true, true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(tb, loc, fromMemory(tb, loadLanes(tb, a, {}), a.dt));
+    OpBuilder fb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(fb, loc, o);
+    return ifOp.getResult(0);
+  }
+  Value mask = broadcastTo(a.gate, a.gateShape, shape);
+  // Where memory holds the compute type, the alternative is the masked
+  // load's pass-through; else the converted load is selected against it,
+  // which keeps the alternative's exact value.
+  if (memoryType(b.getContext(), a.dt) == ty(a.dt))
+    return loadLanes(b, a, mask, o);
+  Value loaded = fromMemory(b, loadLanes(b, a, mask), a.dt);
+  return arith::SelectOp::create(b, loc, mask, loaded, o);
+}
+
+Value Emitter::emitAfter(UOpRef u, unsigned depth) {
+  Value v = emitL(u->src[0]);
+  if (!v)
+    return {};
+  // The deps run where the AFTER is first needed, at its depth: a LOCAL
+  // buffer's fill (an END over its own loops) lands before the loops that
+  // read it, once per iteration of the loops it depends on.
+  for (UOpRef d : u->src.drop_front()) {
+    bool effect = d->op == K::END || d->op == K::STORE || d->op == K::GROUP || d->op == K::SINK;
+    if (!effect) {
+      if (!emitL(d))
+        return {};
+      continue;
+    }
+    if (failed(atDepth(depth, [&] { return emitEffect(d); })))
+      return {};
+  }
+  return v;
+}
+
+Value Emitter::emitLocalBuffer(UOpRef u) {
+  auto pa = u->arg.attrs ? dyn_cast_or_null<tg::ParamAttr>(u->arg.attrs.get("arg")) : tg::ParamAttr();
+  if (!pa || pa.getAddrspace() != tg::AddrSpace::Local)
+    return fail(u, "only LOCAL buffers are lowered on CPU");
+  Type et = memoryType(b.getContext(), u->dtype);
+  if (!et || u->src.empty() || !u->src[0]->vmax().isInt() || u->src[0]->vmax().i <= 0 ||
+      u->src[0]->vmax().i > (int64_t(1) << 24))
+    return fail(u, "a LOCAL buffer needs a constant size of at most 16M elements and a storage dtype");
+  // The entry block: one array for the whole kernel, aligned to a cache
+  // line so that the vector rows read from it never split one. Thread pool
+  // workers are std::threads with the default 8 MB stack; the heuristic
+  // keeps a panel within half an L2.
+  OpBuilder eb(b.getContext());
+  eb.setInsertionPointToStart(entry);
+  return memref::AllocaOp::create(eb, loc, MemRefType::get({(int64_t)u->src[0]->vmax().i}, et),
+                                  ValueRange{}, eb.getI64IntegerAttr(64));
+}
+
+void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask) {
+  auto vstore = [&](Value x, Value at, Value m) {
+    if (m)
+      vector::MaskedStoreOp::create(ob, loc, a.buf, ValueRange{at}, m, x);
+    else
+      vector::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
+  };
+  if (a.lanes == 1) {
+    memref::StoreOp::create(ob, loc, v, a.buf, ValueRange{a.base ? a.base : a.idx});
+    return;
+  }
+  if (a.contiguous())
+    return vstore(v, a.base, mask);
+  if (!a.segments.empty() && a.distinct) {
+    for (ArrayRef<int64_t> seg : a.segments)
+      vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
+    return;
+  }
+  // A scatter, in lane order (a later lane at the same address wins).
+  for (unsigned l = 0; l < a.lanes; ++l) {
+    Value x = vector::ExtractOp::create(ob, loc, v, l);
+    if (!mask) {
+      memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{laneAddress(ob, a, l)});
+      continue;
+    }
+    Value g = vector::ExtractOp::create(ob, loc, mask, l);
+    auto ifOp = scf::IfOp::create(ob, loc, g, /*withElse=*/false);
+    OpBuilder ib = ifOp.getThenBodyBuilder();
+    memref::StoreOp::create(ib, loc, x, a.buf, ValueRange{laneAddress(ib, a, l)});
+  }
+}
+
+LogicalResult Emitter::emitStore(UOpRef u) {
+  if (u->src.size() < 2) {
+    fail(u, "STORE needs an address and a value");
+    return failure();
+  }
+  UOpRef index = u->src[0], val = u->src[1];
+  unsigned depth = scopes.size() - 1;
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  Value v = emitL(val);
+  if (!v)
+    return failure();
+  Address a;
+  if (failed(address(index, shape, a)))
+    return failure();
+  Value g2;
+  if (u->src.size() > 2 && !(g2 = emitL(u->src[2])))
+    return failure();
+  b.setInsertionPoint(scopes[depth].tail);
+  SmallVector<UOpRef, 2> valShape = laneShape(val);
+  Value x = convertCompute(broadcastTo(v, valShape, shape), val->dtype, a.dt);
+  if (!x) {
+    fail(u, "unsupported store dtype");
+    return failure();
+  }
+  x = toMemory(b, x, a.dt);
+  // The gates: the index's and the store's own; over the store's lanes
+  // when either has lanes, else one scalar for the whole store.
+  SmallVector<std::pair<Value, SmallVector<UOpRef, 2>>, 2> gates;
+  if (a.gate)
+    gates.push_back({a.gate, a.gateShape});
+  if (g2)
+    gates.push_back({g2, laneShape(u->src[2])});
+  bool laned = llvm::any_of(gates, [](auto &p) { return numLanes(p.second) > 1; });
+  Value g;
+  for (auto &[gv, from] : gates) {
+    Value x = laned ? broadcastTo(gv, from, shape) : gv;
+    g = g ? arith::AndIOp::create(b, loc, g, x).getResult() : x;
+  }
+  if (!g) {
+    storeLanes(b, a, x, {});
+    return success();
+  }
+  if (!isa<VectorType>(g.getType())) {
+    auto ifOp = scf::IfOp::create(b, loc, g, /*withElse=*/false);
+    OpBuilder ib = ifOp.getThenBodyBuilder();
+    storeLanes(ib, a, x, {});
+    return success();
+  }
+  storeLanes(b, a, x, g);
+  return success();
+}
+
+} // namespace mlir::tinygrad::kernel_emitter

@@ -1,0 +1,264 @@
+//===- EmitNodes.cpp - value nodes and ALU ops ------------------------------===//
+//
+// The memoized walk over value nodes and the ALU ops with tinygrad's C
+// semantics.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+namespace mlir::tinygrad::kernel_emitter {
+
+Value Emitter::emit(UOpRef u) {
+  Value v = emitL(u);
+  if (v && isa<VectorType>(v.getType()))
+    return fail(u, "a scalar is needed here, not a value of " +
+                       Twine(cast<VectorType>(v.getType()).getNumElements()) + " lanes");
+  return v;
+}
+
+Value Emitter::emitL(UOpRef u) {
+  auto it = memo.find(u);
+  if (it != memo.end()) {
+    const Memo &m = it->second;
+    if (m.depth < scopes.size() && scopes[m.depth].id == m.scopeId)
+      return m.v;
+  }
+  if (u->op == K::RANGE && !isLaneRange(u))
+    return fail(u, "RANGE used outside of its loop");
+  int depth = depthOf(u);
+  if (depth < 0)
+    return {};
+  Value v;
+  if (u->op == K::RANGE) {
+    // An UPCAST/UNROLL range: its lanes are 0..n-1.
+    setInsertionAt(depth);
+    Type t = ty(u->dtype);
+    int64_t n = rangeSize(u);
+    if (!t || !isa<IntegerType>(t))
+      return fail(u, "unsupported dtype");
+    if (n == 1) {
+      v = constant(Scalar::fromInt(0), u->dtype);
+    } else {
+      SmallVector<Attribute> lanes;
+      for (int64_t i = 0; i < n; ++i)
+        lanes.push_back(b.getIntegerAttr(t, i));
+      v = arith::ConstantOp::create(b, loc,
+                                    DenseElementsAttr::get(VectorType::get({n}, t), lanes));
+    }
+  } else if (u->op == K::REDUCE) {
+    v = emitReduce(u, depth);
+  } else if (u->op == K::AFTER) {
+    v = emitAfter(u, depth);
+  } else {
+    // PARAM sizes are not computed; INDEX/LOAD place their own operands.
+    bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::INDEX || u->op == K::LOAD;
+    for (UOpRef s : u->src)
+      if (!ownOperands && !emitL(s))
+        return {};
+    setInsertionAt(depth);
+    v = emitNode(u);
+  }
+  if (!v) {
+    // Every failure names the node: helpers that only return null (an
+    // unmapped dtype) are reported here.
+    fail(u, Twine("no CPU lowering at dtype ") + getName(u->dtype));
+    return {};
+  }
+  memo[u] = {v, unsigned(depth), scopes[depth].id};
+  return v;
+}
+
+Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
+  DType dt = u->dtype;
+  K op = u->op;
+  // Operands compute at the node's dtype (comparisons: at the operands'
+  // common dtype; WHERE: the condition stays bool; shifts: the lhs dtype).
+  DType opdt = dt;
+  if (sym::isComparison(op)) {
+    auto lub = leastUpperDType({u->src[0]->dtype, u->src[1]->dtype});
+    opdt = lub ? *lub : u->src[0]->dtype;
+  }
+  SmallVector<Value, 3> v;
+  for (size_t i = 0; i < in.size(); ++i) {
+    DType target = op == K::WHERE && i == 0 ? DType::Bool : opdt;
+    Value c = convert(in[i], u->src[i]->dtype, target);
+    if (!c)
+      return fail(u, "unsupported operand dtype");
+    v.push_back(c);
+  }
+  Type t = ty(opdt);
+  if (!t)
+    return fail(u, "unsupported dtype");
+  bool f = isa<FloatType>(t);
+  bool uns = isUnsignedDT(opdt);
+  auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
+  auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
+  switch (op) {
+  case K::ADD: return f ? arith::AddFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::MUL: return f ? arith::MulFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
+  case K::MULACC:
+    return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()
+             : arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]).getResult();
+  case K::NEG: return f ? arith::NegFOp::create(b, loc, v[0]).getResult()
+                         : arith::SubIOp::create(b, loc, zeroLike(v[0]), v[0]).getResult();
+  case K::MAX: {
+    Value lt = f ? cmpf(arith::CmpFPredicate::OLT) : cmpi(uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+    return arith::SelectOp::create(b, loc, lt, v[1], v[0]);
+  }
+  case K::CMPLT: return f ? cmpf(arith::CmpFPredicate::OLT) : cmpi(uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+  case K::CMPNE: return f ? cmpf(arith::CmpFPredicate::UNE) : cmpi(arith::CmpIPredicate::ne);
+  case K::CMPEQ: return f ? cmpf(arith::CmpFPredicate::OEQ) : cmpi(arith::CmpIPredicate::eq);
+  case K::AND: return arith::AndIOp::create(b, loc, v[0], v[1]);
+  case K::OR: return arith::OrIOp::create(b, loc, v[0], v[1]);
+  case K::XOR: return arith::XOrIOp::create(b, loc, v[0], v[1]);
+  case K::SHL: return arith::ShLIOp::create(b, loc, v[0], v[1]);
+  case K::SHR: return uns ? arith::ShRUIOp::create(b, loc, v[0], v[1]).getResult() : arith::ShRSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::CDIV:
+    if (f)
+      return arith::DivFOp::create(b, loc, v[0], v[1]);
+    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::DivSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::CMOD:
+    if (f)
+      return arith::RemFOp::create(b, loc, v[0], v[1]);
+    return uns ? arith::RemUIOp::create(b, loc, v[0], v[1]).getResult() : arith::RemSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FLOORDIV:
+    if (f)
+      return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, v[0], v[1]));
+    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::FloorDivSIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::FLOORMOD: {
+    if (uns)
+      return arith::RemUIOp::create(b, loc, v[0], v[1]);
+    if (f)
+      return fail(u, "float FLOORMOD");
+    // Python's %: the remainder takes the divisor's sign.
+    Value r = arith::RemSIOp::create(b, loc, v[0], v[1]);
+    Value zero = zeroLike(v[0]);
+    Value rne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v[1], zero);
+    Value fix = arith::AndIOp::create(b, loc, rne, arith::XOrIOp::create(b, loc, rneg, bneg));
+    return arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, v[1]), r);
+  }
+  case K::WHERE: return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
+  case K::SQRT: return math::SqrtOp::create(b, loc, v[0]);
+  case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
+  case K::LOG2: return math::Log2Op::create(b, loc, v[0]);
+  case K::SIN: return math::SinOp::create(b, loc, v[0]);
+  case K::TRUNC: return f ? math::TruncOp::create(b, loc, v[0]).getResult() : v[0];
+  case K::RECIPROCAL:
+    return arith::DivFOp::create(b, loc, splatLike(v[0], b.getFloatAttr(t, 1.0)), v[0]);
+  case K::THREEFRY: {
+    // tinygrad's threefry2x32 decomposition (codegen/decomp/op.py).
+    Type u32 = shapedLike(v[0], b.getI32Type()), u64 = shapedLike(v[0], b.getI64Type());
+    auto c32 = [&](uint32_t c) { return splatLike(v[0], b.getI32IntegerAttr(c)); };
+    Value s32 = splatLike(v[0], b.getI64IntegerAttr(32));
+    auto lo = [&](Value x) { return arith::TruncIOp::create(b, loc, u32, x).getResult(); };
+    auto hi = [&](Value x) { return lo(arith::ShRUIOp::create(b, loc, x, s32)); };
+    auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
+    auto xr_ = [&](Value a, Value c) { return arith::XOrIOp::create(b, loc, a, c).getResult(); };
+    Value x0 = lo(v[0]), x1 = hi(v[0]), k0 = lo(v[1]), k1 = hi(v[1]);
+    Value ks[3] = {k1, xr_(xr_(k0, k1), c32(0x1BD11BDA)), k0};
+    Value xr[2] = {add(x0, ks[2]), add(x1, ks[0])};
+    const int rot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+    for (int i = 0; i < 5; ++i) {
+      for (int r : rot[i % 2]) {
+        Value nx0 = add(xr[0], xr[1]);
+        Value rotl = add(arith::ShLIOp::create(b, loc, xr[1], c32(r)),
+                         arith::ShRUIOp::create(b, loc, xr[1], c32(32 - r)));
+        xr[1] = xr_(nx0, rotl);
+        xr[0] = nx0;
+      }
+      xr[0] = add(xr[0], ks[i % 3]);
+      xr[1] = add(add(xr[1], ks[(i + 1) % 3]), c32(i + 1));
+    }
+    Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, u64, xr[1]), s32);
+    return arith::OrIOp::create(b, loc, h, arith::ExtUIOp::create(b, loc, u64, xr[0]));
+  }
+  default:
+    return fail(u, "not an ALU op the CPU target lowers");
+  }
+}
+
+Value Emitter::emitNode(UOpRef u) {
+  switch (u->op) {
+  case K::INDEX:
+    return emitLoad(u, u, nullptr);
+  case K::LOAD:
+    return emitLoad(u, u->src[0], u->src.size() > 1 ? u->src[1] : nullptr);
+  default:
+    break;
+  }
+  // Everything else is one op over the node's lanes, each source
+  // broadcast (or permuted) to them.
+  // A copy: laneShapes grows (and moves) while the node is emitted.
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::CONST;
+  SmallVector<Value, 3> in;
+  if (!ownOperands)
+    for (UOpRef s : u->src) {
+      // A copy: laneShape may grow the map.
+      SmallVector<UOpRef, 2> from = laneShape(s);
+      in.push_back(broadcastTo(memo.lookup(s).v, from, shape));
+    }
+  return emitNodeOp(u, in);
+}
+
+Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
+  switch (u->op) {
+  case K::CONST:
+    if (!ty(u->dtype))
+      return fail(u, "unsupported dtype");
+    return constant(u->val(), u->dtype);
+  case K::PARAM: {
+    auto it = args.find(u);
+    if (it == args.end())
+      return fail(u, "PARAM is not a kernel argument");
+    return it->second;
+  }
+  case K::CAST: {
+    Value x = convert(in[0], u->src[0]->dtype, u->dtype);
+    if (!x)
+      return fail(u, Twine("no CPU lowering from ") + getName(u->src[0]->dtype) + " to " + getName(u->dtype));
+    return x;
+  }
+  case K::BITCAST: {
+    // Reinterpret the storage bits (half-like values compute in f32).
+    DType from = u->src[0]->dtype, to = u->dtype;
+    Value x = in[0];
+    Type ft = memoryType(b.getContext(), from), tt = memoryType(b.getContext(), to);
+    if (!ft || !tt || from == DType::Bool || to == DType::Bool ||
+        ft.getIntOrFloatBitWidth() != tt.getIntOrFloatBitWidth())
+      return fail(u, "BITCAST between different widths");
+    if (isHalfLike(from))
+      x = arith::TruncFOp::create(b, loc, shapedLike(x, ft), x);
+    Value r = arith::BitcastOp::create(b, loc, shapedLike(x, tt), x);
+    return isHalfLike(to) ? arith::ExtFOp::create(b, loc, shapedLike(r, b.getF32Type()), r).getResult()
+                          : r;
+  }
+  case K::BUFFER:
+    return emitLocalBuffer(u);
+  case K::EXPAND:
+  case K::RESHAPE: {
+    // A scalar given a one-element shape (`Tensor(1).unsqueeze(0)` padded
+    // and expanded by a variable): the same value, as tinygrad's
+    // devectorizer makes an EXPAND of a scalar a STACK of one.
+    tg::ValueInfo info = tg::getValueInfo(u->type);
+    int64_t n = 1;
+    for (int64_t d : info.shape)
+      n = d == tg::kDynamic ? -1 : n * d;
+    if (n == 1 && in.size() >= 1 && !isa<VectorType>(in[0].getType()))
+      return in[0];
+    return fail(u, "a movement op left in the kernel (only a one-element " +
+                       sym::getOpName(u->op) + " of a scalar lowers)");
+  }
+  default:
+    break;
+  }
+  if (!sym::isALU(u->op))
+    return fail(u, "op has no CPU lowering");
+  return alu(u, in);
+}
+
+} // namespace mlir::tinygrad::kernel_emitter

@@ -1,0 +1,150 @@
+//===- EmitReduce.cpp - REDUCE as accumulators and loop nests ---------------===//
+//
+// A REDUCE accumulates in a stack slot of the entry block, over its own
+// ranges opened as loops where the reduce is placed.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+namespace mlir::tinygrad::kernel_emitter {
+
+Value Emitter::emitReduce(UOpRef u, unsigned depth) {
+  auto kindAttr = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"))
+                               : tg::ReduceKindAttr();
+  if (!kindAttr)
+    return fail(u, "REDUCE without a reduce kind");
+  tg::ReduceKind kind = kindAttr.getValue();
+  DType dt = u->dtype;
+  Type t = ty(dt);
+  if (!t)
+    return fail(u, "unsupported dtype");
+  bool f = isa<FloatType>(t);
+  auto combine = [&](Value cur, Value x) -> Value {
+    switch (kind) {
+    case tg::ReduceKind::Add:
+      return f ? arith::AddFOp::create(b, loc, cur, x, contract()).getResult()
+               : arith::AddIOp::create(b, loc, cur, x).getResult();
+    case tg::ReduceKind::Mul:
+      return f ? arith::MulFOp::create(b, loc, cur, x, contract()).getResult()
+               : arith::MulIOp::create(b, loc, cur, x).getResult();
+    case tg::ReduceKind::Max: {
+      // tinygrad renders MAX as (a<b ? b : a).
+      Value lt = f ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, cur, x).getResult()
+                   : arith::CmpIOp::create(b, loc, isUnsignedDT(dt) ? arith::CmpIPredicate::ult
+                                                                    : arith::CmpIPredicate::slt,
+                                           cur, x)
+                         .getResult();
+      return arith::SelectOp::create(b, loc, lt, x, cur);
+    }
+    }
+    return {};
+  };
+  // The reduce ranges: loops, outermost first in axis order, and the
+  // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists
+  // them (tinygrad's flatten_range order, which its CONTRACT keeps: the
+  // last fastest). Sorting those by id would change the order of the sum.
+  SmallVector<UOpRef, 4> loops, folded;
+  for (UOpRef r : closedRanges(u)) {
+    if (r->op != K::RANGE)
+      return fail(u, "REDUCE over a non-RANGE source");
+    (isLaneRange(r) ? folded : loops).push_back(r);
+  }
+  llvm::stable_sort(loops, rangeIdsLess);
+  SmallVector<UOpRef, 2> outShape = laneShape(u);
+  unsigned nFold = numLanes(folded);
+  // Folded lane c of every output lane at once: the output lanes stay one
+  // vector and each is summed over c in tinygrad's order (acc + x0 + x1 ...),
+  // which a horizontal vector.reduction would reassociate.
+  auto foldLane = [&](Value x, UOpRef of, unsigned c) {
+    LaneVals vals = laneVals(folded, c);
+    return broadcastTo(x, laneShape(of), outShape, &vals);
+  };
+  // A float sum of products whose every lane is used once: tinygrad's C
+  // writes `acc + a*b` and contracts it to an FMA. The product is formed
+  // per folded lane so that LLVM fuses it into its add, as it does there.
+  UOpRef src = u->src[0];
+  // (Only where no conversion sits between: a cast that computes nothing
+  // is no barrier to the contraction either.)
+  auto noConversion = [&](DType from, DType to) {
+    return ty(from) == ty(to) && !(isHalfLike(to) && from != to);
+  };
+  bool mulFold = kind == tg::ReduceKind::Add && f && src->op == K::MUL &&
+                 noConversion(src->dtype, dt) && noConversion(src->src[0]->dtype, src->dtype) &&
+                 noConversion(src->src[1]->dtype, src->dtype) && users.lookup(src) == 1 &&
+                 numLanes(laneShape(src)) == numLanes(outShape) * nFold;
+  auto emitSrc = [&]() -> Value {
+    if (!mulFold)
+      return emitL(src);
+    return emitL(src->src[0]) && emitL(src->src[1]) ? Value(memo.lookup(src->src[0]).v) : Value();
+  };
+  auto term = [&](Value x, unsigned c) -> Value {
+    if (!mulFold)
+      return foldLane(x, src, c);
+    Value l = foldLane(memo.lookup(src->src[0]).v, src->src[0], c);
+    Value r = foldLane(memo.lookup(src->src[1]).v, src->src[1], c);
+    return arith::MulFOp::create(b, loc, l, r, contract());
+  };
+  auto prepare = [&](Value x) { return mulFold ? x : convert(x, src->dtype, dt); };
+  if (loops.empty()) {
+    // Only lanes: the horizontal reduce, no accumulator (tinygrad's
+    // expand_horizontal_reduce).
+    Value x = emitSrc();
+    if (!x)
+      return {};
+    setInsertionAt(depth);
+    x = prepare(x);
+    Value cur = term(x, 0);
+    for (unsigned c = 1; c < nFold; ++c)
+      cur = combine(cur, term(x, c));
+    return cur;
+  }
+  // The accumulator: a stack slot in the entry block holding every output
+  // lane (SROA keeps it in registers).
+  unsigned nOut = numLanes(outShape);
+  Type accT = nOut > 1 ? Type(VectorType::get({(int64_t)nOut}, t)) : t;
+  OpBuilder eb(b.getContext());
+  eb.setInsertionPointToStart(entry);
+  Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, accT));
+  setInsertionAt(depth);
+  Value initV;
+  if (kind == tg::ReduceKind::Max) {
+    if (f)
+      initV = arith::ConstantOp::create(b, 
+          loc, b.getFloatAttr(t, -std::numeric_limits<double>::infinity()));
+    else if (dt == DType::Bool)
+      initV = constant(Scalar::fromBool(false), dt);
+    else
+      initV = constant(Scalar::fromInt(*intMinValue(dt)), dt);
+  } else {
+    initV = constant(kind == tg::ReduceKind::Add ? Scalar::fromInt(0) : Scalar::fromInt(1), dt);
+  }
+  if (nOut > 1)
+    initV = vector::BroadcastOp::create(b, loc, accT, initV);
+  memref::StoreOp::create(b, loc, initV, acc);
+  // The reduce's own loops open at `depth`, inside whatever is open there.
+  return atDepth(depth, [&]() -> Value {
+    unsigned d = depth;
+    for (UOpRef r : loops) {
+      openLoop(r, d);
+      d = scopes.size() - 1;
+    }
+    if (error.empty()) {
+      if (Value x = emitSrc()) {
+        b.setInsertionPoint(scopes.back().tail);
+        x = prepare(x);
+        Value cur = memref::LoadOp::create(b, loc, acc);
+        for (unsigned c = 0; c < nFold; ++c)
+          cur = combine(cur, term(x, c));
+        memref::StoreOp::create(b, loc, cur, acc);
+      }
+    }
+    while (scopes.size() > depth + 1)
+      closeLoop();
+    if (!error.empty())
+      return Value();
+    setInsertionAt(depth);
+    return memref::LoadOp::create(b, loc, acc).getResult();
+  });
+}
+
+} // namespace mlir::tinygrad::kernel_emitter

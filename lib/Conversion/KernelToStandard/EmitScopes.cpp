@@ -1,0 +1,165 @@
+//===- EmitScopes.cpp - loop scopes, node placement and lanes ---------------===//
+//
+// Where a node goes (the outermost loop where its ranges are open), the
+// loops a RANGE opens, and the lane shapes and shuffles of vector values.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+namespace mlir::tinygrad::kernel_emitter {
+
+const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
+  auto it = rangeSets.find(u);
+  if (it != rangeSets.end())
+    return it->second;
+  llvm::SetVector<UOpRef, SmallVector<UOpRef, 4>> set;
+  if (u->op == K::RANGE)
+    set.insert(u);
+  for (UOpRef s : u->src) {
+    // Copy: the recursive call may grow (and move) the map.
+    SmallVector<UOpRef, 4> rs = rangesOf(s);
+    set.insert(rs.begin(), rs.end());
+  }
+  if (u->op == K::REDUCE || u->op == K::END)
+    for (UOpRef r : closedRanges(u))
+      set.remove(r);
+  return rangeSets[u] = SmallVector<UOpRef, 4>(set.begin(), set.end());
+}
+
+SmallVector<UOpRef, 4> Emitter::closedRanges(UOpRef u) {
+  // A closer that is an expression (after a range split) closes its RANGEs.
+  llvm::SetVector<UOpRef, SmallVector<UOpRef, 4>> out;
+  for (UOpRef s : u->src.drop_front()) {
+    if (s->op == K::RANGE) {
+      out.insert(s);
+      continue;
+    }
+    SmallVector<UOpRef, 4> rs = rangesOf(s);
+    out.insert(rs.begin(), rs.end());
+  }
+  return SmallVector<UOpRef, 4>(out.begin(), out.end());
+}
+
+SmallVector<UOpRef, 2> Emitter::laneShape(UOpRef u) {
+  auto it = laneShapes.find(u);
+  if (it != laneShapes.end())
+    return it->second;
+  SmallVector<UOpRef, 2> out;
+  for (UOpRef r : rangesOf(u))
+    if (isLaneRange(r))
+      out.push_back(r);
+  llvm::stable_sort(out, [&](UOpRef a, UOpRef c) { return laneBefore(a, c); });
+  return laneShapes[u] = out;
+}
+
+bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
+  // Larger strides first, so the lane range a store (else a load) walks
+  // contiguously is the fastest: its lanes fill whole vector registers.
+  // Only the layout changes; every lane computes what it did.
+  auto key = [&](UOpRef r) {
+    auto s = laneStrides.lookup(r);
+    auto big = [](int64_t x) { return x ? x : std::numeric_limits<int64_t>::max(); };
+    return std::make_pair(-big(s.first), -big(s.second));
+  };
+  auto ka = key(a), kc = key(c);
+  return ka != kc ? ka < kc : rangeIdsLess(a, c);
+}
+
+void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
+  auto hasLanes = [&](UOpRef x) { return llvm::any_of(rangesOf(x), isLaneRange); };
+  auto note = [&](UOpRef index, bool isStore) {
+    if (index->op == K::CAST && !index->src.empty())
+      index = index->src[0];
+    if (index->op != K::INDEX || index->src.size() != 2)
+      return;
+    UOpRef i = index->src[1];
+    if (i->op == K::WHERE && i->src[2]->isInvalid())
+      i = i->src[1];
+    auto lin = linearizeIndex(i, isLaneRange, hasLanes);
+    if (!lin)
+      return;
+    for (auto [r, k] : lin->strides) {
+      int64_t &slot = isStore ? laneStrides[r].first : laneStrides[r].second;
+      int64_t m = k < 0 ? -k : k;
+      if (m && (!slot || m < slot))
+        slot = m;
+    }
+  };
+  for (UOpRef u : topo) {
+    if (u->op == K::STORE && !u->src.empty())
+      note(u->src[0], true);
+    else if (u->op == K::INDEX)
+      note(u, false);
+  }
+}
+
+int Emitter::depthOf(UOpRef u) {
+  int d = 0;
+  for (UOpRef r : rangesOf(u)) {
+    if (isLaneRange(r))
+      continue; // lanes are values, not loops
+    int s = scopeOf(r);
+    if (s < 0) {
+      fail(u, "depends on a RANGE whose loop is not open here");
+      return -1;
+    }
+    d = std::max(d, s);
+  }
+  return d;
+}
+
+void Emitter::openLoop(UOpRef range, unsigned depth) {
+  setInsertionAt(depth);
+  Value end = emit(range->src[0]);
+  setInsertionAt(depth);
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::IndexCastOp::create(b, loc, b.getIndexType(), end);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  // Scopes deeper than `depth` are hidden while this loop is open.
+  scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});
+  b.setInsertionPointToStart(loop.getBody());
+  Value iv = arith::IndexCastOp::create(b, loc, ty(range->dtype), loop.getInductionVar());
+  memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
+}
+
+Value Emitter::pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx) {
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return idx.size() == 1 ? x
+                           : vector::BroadcastOp::create(
+                                 ob, loc, VectorType::get({(int64_t)idx.size()}, x.getType()), x)
+                                 .getResult();
+  if (idx.size() == 1)
+    return vector::ExtractOp::create(ob, loc, x, idx[0]);
+  bool identity = (int64_t)idx.size() == vt.getNumElements();
+  for (size_t i = 0; identity && i < idx.size(); ++i)
+    identity = idx[i] == (int64_t)i;
+  if (identity)
+    return x;
+  return vector::ShuffleOp::create(ob, loc, x, x, idx);
+}
+
+Value Emitter::broadcastTo(Value x, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                           const LaneVals *extra) {
+  unsigned n = numLanes(to);
+  SmallVector<int64_t> idx;
+  for (unsigned l = 0; l < n; ++l)
+    idx.push_back(numLanes(from) <= 1 ? 0 : laneIndex(from, to, l, extra));
+  return pickLanes(b, x, idx);
+}
+
+Value Emitter::concat(OpBuilder &ob, ArrayRef<Value> parts) {
+  Value acc = parts[0];
+  for (Value p : parts.drop_front()) {
+    int64_t have = cast<VectorType>(acc.getType()).getNumElements();
+    int64_t add = cast<VectorType>(p.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < have + add; ++i)
+      mask.push_back(i);
+    acc = vector::ShuffleOp::create(ob, loc, acc, p, mask);
+  }
+  return acc;
+}
+
+} // namespace mlir::tinygrad::kernel_emitter

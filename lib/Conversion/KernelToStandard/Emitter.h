@@ -1,0 +1,328 @@
+//===- Emitter.h - the kernel emitter's state, shared by its parts -*- C++ -*-===//
+//
+// Private to lib/Conversion/KernelToStandard. The emitter structures one
+// kernel graph into scf/arith/memref/vector (see KernelEmitter.cpp for the
+// placement rules); its methods live by job: scopes and lanes
+// (EmitScopes.cpp), casts and constants (EmitCasts.cpp), loads, stores and
+// addressing (EmitMemory.cpp), reductions (EmitReduce.cpp), ALU and other
+// value nodes (EmitNodes.cpp), effects and the function (KernelEmitter.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_EMITTER_H
+#define TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_EMITTER_H
+
+#include "tinygrad/Conversion/KernelToStandard.h"
+
+#include <chrono>
+
+#include "tinygrad/Codegen/LinearIndex.h"
+
+#include "tinygrad/Codegen/Decompositions.h"
+#include "tinygrad/Codegen/Opts.h"
+#include "tinygrad/Codegen/Simplify.h"
+#include "tinygrad/Target/CPU/CPUTarget.h"
+
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include <thread>
+
+namespace mlir::tinygrad::kernel_emitter {
+
+using K = sym::Op; // mlir::Op is taken
+using sym::UOpRef;
+
+/// The type a dtype computes in: weak ints in i64 (index math), weak floats
+/// at default_float (float32), bools as i1. half and bfloat16 compute in
+/// float32 and round only where C rounds (stores and casts), as tinygrad's
+/// C does with clang's __fp16/__bf16.
+inline Type scalarType(MLIRContext *ctx, DType dt) {
+  Builder b(ctx);
+  switch (dt) {
+  case DType::Bool: return b.getI1Type();
+  case DType::Int8: case DType::UInt8: return b.getI8Type();
+  case DType::Int16: case DType::UInt16: return b.getI16Type();
+  case DType::Int32: case DType::UInt32: return b.getI32Type();
+  case DType::WeakInt: case DType::Int64: case DType::UInt64: return b.getI64Type();
+  case DType::Float16: case DType::BFloat16:
+  case DType::WeakFloat: case DType::Float32: return b.getF32Type();
+  case DType::Float64: return b.getF64Type();
+  default: return {};
+  }
+}
+/// Bools are bytes in memory; half-like floats keep their storage type.
+inline Type memoryType(MLIRContext *ctx, DType dt) {
+  if (dt == DType::Float16)
+    return Float16Type::get(ctx);
+  if (dt == DType::BFloat16)
+    return BFloat16Type::get(ctx);
+  return dt == DType::Bool ? IntegerType::get(ctx, 8) : scalarType(ctx, dt);
+}
+inline bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
+inline bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
+
+/// Whether n lanes split into whole vector registers. Odd lengths (a
+/// 3-wide window row) become partial accesses and inserts in LLVM; scalar
+/// loads assembled into a vector measured faster (conv2d_basic 2x).
+inline bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
+
+/// Below this many points of the iteration space (every RANGE, lanes
+/// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).
+constexpr int64_t kScalarizeBelowPoints = 1 << 16;
+inline int64_t iterationPoints(ArrayRef<UOpRef> topo) {
+  int64_t p = 1;
+  for (UOpRef u : topo)
+    if (u->op == K::RANGE)
+      p = std::min<int64_t>(p * opt::Scheduler::size(u).value_or(1 << 20), int64_t(1) << 40);
+  return p;
+}
+
+/// tinygrad orders ranges by their arg tuple: axis ids compared as a whole
+/// (a split range's parts share their first id).
+inline bool rangeIdsLess(UOpRef a, UOpRef b) {
+  auto ids = [](UOpRef r) -> llvm::ArrayRef<int64_t> {
+    if (r->arg.attrs)
+      if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(r->arg.attrs.get("ids")))
+        return a.asArrayRef();
+    return {};
+  };
+  llvm::ArrayRef<int64_t> x = ids(a), y = ids(b);
+  return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+}
+
+class Emitter {
+public:
+  Emitter(ModuleOp module, Location loc) : module(module), loc(loc), b(module.getContext()) {}
+
+  FailureOr<KernelSignature> run(UOpRef sink, StringRef name);
+
+private:
+  struct Scope {
+    UOpRef range;        ///< null for the function body
+    Operation *loop;     ///< the scf.for (null for the function body)
+    Block *body;
+    unsigned id;
+    /// Where code goes while this is the innermost scope: before this op
+    /// (the body's terminator, or a later loop a REDUCE must precede).
+    Operation *tail;
+  };
+  /// A node's value: a scalar for one lane, else a vector of its lanes.
+  struct Memo {
+    Value v;
+    unsigned depth, scopeId;
+  };
+  /// Lane values for one index: fixed by the axis values of the shape.
+  using LaneVals = llvm::DenseMap<UOpRef, int64_t>;
+  /// How a load or store reaches memory, per lane of its shape.
+  struct Address {
+    Value buf;
+    DType dt;
+    Value gate; ///< i1, or a vector of i1 over gateShape; null when ungated
+    SmallVector<UOpRef, 2> gateShape;
+    /// Linear: lane l is at base + offsets[l]; else at lane l of `idx`.
+    bool linear = false;
+    Value base;
+    SmallVector<int64_t> offsets;
+    Value idx; ///< vector<n x index> (non-linear) or an index (one lane)
+    unsigned lanes = 1;
+    /// Segments: runs of lanes along the one lane range of stride 1, each
+    /// contiguous in memory (lanes of segment s, in address order); empty
+    /// when no lane range has stride 1.
+    SmallVector<SmallVector<int64_t, 8>> segments;
+    /// Lane l's place in the segments laid end to end.
+    SmallVector<int64_t> segPos;
+    bool distinct = false; ///< no two lanes share an address
+    bool contiguous() const;
+    bool splat() const;
+  };
+
+  ModuleOp module;
+  Location loc;
+  OpBuilder b;
+  func::FuncOp fn;
+  Block *entry = nullptr;
+  SmallVector<Scope> scopes;
+  unsigned nextScopeId = 0;
+  llvm::DenseMap<UOpRef, Memo> memo;
+  llvm::DenseMap<UOpRef, Value> args;          ///< PARAM -> function argument
+  llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
+  llvm::DenseMap<UOpRef, SmallVector<UOpRef, 2>> laneShapes;
+  llvm::DenseMap<UOpRef, unsigned> users; ///< how many nodes use each node
+  /// Lane ranges by their smallest |stride| in a store's index, then in a
+  /// load's (0: none); the order of lanes in every vector follows it.
+  llvm::DenseMap<UOpRef, std::pair<int64_t, int64_t>> laneStrides;
+  bool laneBefore(UOpRef a, UOpRef c) const;
+  void chooseLaneOrder(ArrayRef<UOpRef> topo);
+  std::string error;
+
+  /// tinygrad's index dtype lowering (pm_lower_index_dtype): index math in
+  /// int32 where the bounds allow it. Decided for the whole kernel: every
+  /// index-typed node's vmin/vmax within int32, or all of them in int64.
+  /// Vector lane indices and gates in i32 take half the registers and avoid
+  /// AVX2's missing 64-bit vector compares and multiplies.
+  bool index32 = false;
+  Type ty(DType dt) {
+    return dt == DType::WeakInt && index32 ? b.getI32Type() : scalarType(b.getContext(), dt);
+  }
+  /// tinygrad's C is compiled with clang's default -ffp-contract=on: a
+  /// product feeding an add in one expression fuses into an FMA. LLVM fuses
+  /// a single-use fmul into its fadd when both carry `contract`, which is
+  /// the same set of pairs (tinygrad's renderer inlines single-use ALUs).
+  arith::FastMathFlagsAttr contract() {
+    return arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract);
+  }
+  Value fail(UOpRef u, const Twine &why) {
+    if (error.empty())
+      error = (sym::getOpName(u->op) + ": " + why).str();
+    return {};
+  }
+
+  /// The RANGEs `u` depends on that are still open where `u` is used.
+  const SmallVector<UOpRef, 4> &rangesOf(UOpRef u);
+  /// The UPCAST/UNROLL ranges open in `u`, by axis id: its lanes, the
+  /// last range fastest (the expander's shape).
+  SmallVector<UOpRef, 2> laneShape(UOpRef u);
+  static bool isLaneRange(UOpRef r) {
+    auto t = opt::Scheduler::axisType(r);
+    return r->op == K::RANGE && (t == tg::AxisType::Upcast || t == tg::AxisType::Unroll);
+  }
+  static int64_t rangeSize(UOpRef r) { return opt::Scheduler::size(r).value_or(1); }
+  static unsigned numLanes(ArrayRef<UOpRef> shape) {
+    unsigned n = 1;
+    for (UOpRef r : shape)
+      n *= rangeSize(r);
+    return n;
+  }
+  /// The axis values of lane `l` of `shape` (last fastest).
+  static LaneVals laneVals(ArrayRef<UOpRef> shape, unsigned l) {
+    LaneVals vals;
+    for (UOpRef r : llvm::reverse(shape)) {
+      int64_t n = rangeSize(r);
+      vals[r] = l % n;
+      l /= n;
+    }
+    return vals;
+  }
+  /// The lane of shape `from` (a subset of `to`, or `to` bound further by
+  /// `extra`) that lane `l` of shape `to` reads.
+  static int64_t laneIndex(ArrayRef<UOpRef> from, ArrayRef<UOpRef> to, unsigned l,
+                           const LaneVals *extra = nullptr) {
+    LaneVals vals = laneVals(to, l);
+    int64_t idx = 0;
+    for (UOpRef r : from) {
+      auto it = vals.find(r);
+      int64_t v = it != vals.end() ? it->second : extra ? extra->lookup(r) : 0;
+      idx = idx * rangeSize(r) + v;
+    }
+    return idx;
+  }
+  /// Type `elem` with the lanes of `like` (a scalar type for a scalar).
+  static Type shapedLike(Value like, Type elem) {
+    if (auto vt = dyn_cast<VectorType>(like.getType()))
+      return VectorType::get(vt.getShape(), elem);
+    return elem;
+  }
+  /// A constant of `like`'s shape holding the scalar `a` in every lane.
+  Value splatLike(Value like, TypedAttr a) {
+    Type t = shapedLike(like, a.getType());
+    if (auto vt = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, Attribute(a)));
+    return arith::ConstantOp::create(b, loc, a);
+  }
+  Value zeroLike(Value like) {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(like.getType()));
+  }
+  /// The lanes `idx` of `x` (a scalar is every lane): a scalar for one
+  /// index, else a vector.
+  Value pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx);
+  /// `x` (lanes `from`) broadcast or permuted to lanes `to`.
+  Value broadcastTo(Value x, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                    const LaneVals *extra = nullptr);
+  /// Vectors `parts` of equal length, one after another.
+  Value concat(OpBuilder &ob, ArrayRef<Value> parts);
+  /// The RANGEs an END or REDUCE closes.
+  SmallVector<UOpRef, 4> closedRanges(UOpRef u);
+  /// Index of the scope of `r`, or -1 if its loop is not open.
+  int scopeOf(UOpRef r) const {
+    for (unsigned i = 1; i < scopes.size(); ++i)
+      if (scopes[i].range == r)
+        return i;
+    return -1;
+  }
+  /// Sets the insertion point for code living at scope `depth`.
+  void setInsertionAt(unsigned depth) {
+    if (depth + 1 < scopes.size())
+      b.setInsertionPoint(scopes[depth + 1].loop);
+    else
+      b.setInsertionPoint(scopes[depth].tail);
+  }
+  /// Depth a node must be emitted at; -1 with `error` set if a range is
+  /// not open.
+  int depthOf(UOpRef u);
+
+  void openLoop(UOpRef range, unsigned depth);
+  void closeLoop() { scopes.pop_back(); }
+  /// Runs `body` with scope `depth` innermost: the loops deeper than it are
+  /// hidden (what `body` emits at `depth` goes before them, loops it opens
+  /// close again), then shown again.
+  template <typename F> auto atDepth(unsigned depth, F body);
+
+  /// The value of `u` (null on failure).
+  Value emitL(UOpRef u);
+  /// A node that must be scalar (no lanes).
+  Value emit(UOpRef u);
+  Value emitNode(UOpRef u);
+  Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
+  Value emitReduce(UOpRef u, unsigned depth);
+  /// AFTER: its side-effecting deps (a LOCAL buffer's fill) emitted once at
+  /// the AFTER's depth, then the value of its first source.
+  Value emitAfter(UOpRef u, unsigned depth);
+  /// A LOCAL BUFFER: a stack array in the entry block.
+  Value emitLocalBuffer(UOpRef u);
+  Value emitLoad(UOpRef u, UOpRef index, UOpRef alt);
+  /// Every lane of `a` in the memory type; lanes `mask` clears are not
+  /// read and take `pass` (0 if null).
+  Value loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass = {});
+  /// Lane `l`'s element index.
+  Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
+  LogicalResult emitEffect(UOpRef u);
+  LogicalResult emitStore(UOpRef u);
+  void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask);
+
+  Value convert(Value v, DType from, DType to);
+  Value convertCompute(Value v, DType from, DType to);
+  Value constant(const Scalar &s, DType dt);
+  Value alu(UOpRef u, ArrayRef<Value> srcs);
+  /// How INDEX `index` addresses each lane of `shape`.
+  LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Address &a);
+  /// Memory value (bools as bytes, halves in storage type) to compute
+  /// value and back.
+  Value fromMemory(OpBuilder &ob, Value v, DType dt);
+  Value toMemory(OpBuilder &ob, Value v, DType dt);
+};
+
+template <typename F> auto Emitter::atDepth(unsigned depth, F body) {
+  auto saved = SmallVector<Scope>(scopes.begin() + depth + 1, scopes.end());
+  Operation *savedTail = scopes[depth].tail;
+  if (!saved.empty())
+    scopes[depth].tail = saved.front().loop;
+  scopes.truncate(depth + 1);
+  auto result = body();
+  while (scopes.size() > depth + 1)
+    closeLoop();
+  scopes[depth].tail = savedTail;
+  scopes.append(saved.begin(), saved.end());
+  return result;
+}
+
+} // namespace mlir::tinygrad::kernel_emitter
+
+#endif
