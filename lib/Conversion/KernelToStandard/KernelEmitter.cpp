@@ -182,7 +182,14 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     UOpRef i = u->src[1];
     return i->op == K::WHERE && i->src[2]->isInvalid() && !laneShape(i->src[0]).empty();
   });
-  if (!(floatSum && upcast) && !laneGated && iterationPoints(topo) < kScalarizeBelowPoints)
+  // Nor an elementwise kernel over half-like buffers: scalarized, the loop
+  // vectorizer widens its lanes as interleave groups of 16-bit words, all
+  // word shuffles on AVX2 (half_arith: 0.8x tinygrad scalarized, 1.1x as
+  // vectors); with a reduce the scalar form still wins (matmul_half).
+  bool halfElementwise =
+      llvm::none_of(topo, [](UOpRef u) { return u->op == K::REDUCE; }) &&
+      llvm::any_of(topo, [](UOpRef u) { return u->op == K::PARAM && isHalfLike(u->dtype); });
+  if (!(floatSum && upcast) && !laneGated && !halfElementwise && iterationPoints(topo) < kScalarizeBelowPoints)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
