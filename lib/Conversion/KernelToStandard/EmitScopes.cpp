@@ -111,6 +111,10 @@ int Emitter::depthOf(UOpRef u) {
 void Emitter::openLoop(UOpRef range, unsigned depth) {
   setInsertionAt(depth);
   Value end = emit(range->src[0]);
+  if (!end || !isa<IntegerType>(end.getType())) {
+    fail(range, "the bound of a loop RANGE is not a scalar integer");
+    return;
+  }
   setInsertionAt(depth);
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::IndexCastOp::create(b, loc, b.getIndexType(), end);

@@ -268,6 +268,8 @@ private:
   /// not open.
   int depthOf(UOpRef u);
 
+  /// Opens RANGE `range` as a loop in scope `depth` (on a bad bound: sets
+  /// `error`, opens nothing).
   void openLoop(UOpRef range, unsigned depth);
   void closeLoop() { scopes.pop_back(); }
   /// Runs `body` with scope `depth` innermost: the loops deeper than it are
