@@ -70,5 +70,5 @@ print('(x @ x).relu().sum(axis=1) =', (x @ x).relu().sum(axis=1).numpy())" || st
 fi
 
 echo
-echo "Not built yet: GPU targets, multi-device/DISK scheduling, the emitter's own vector<> form."
+echo "Not built yet: GPU targets, command queues lowered from hcq, BEAM, multi-device/DISK scheduling."
 exit ${status:-0}
