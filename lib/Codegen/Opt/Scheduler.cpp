@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/Opts.h"
+#include "tinygrad/Symbolic/Ranges.h"
 
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "mlir/IR/Builders.h"
@@ -51,21 +52,8 @@ const char *optName(tg::OptOps op) {
 } // namespace
 
 void toposort(UOpRef root, llvm::SmallVectorImpl<UOpRef> &out) {
-  llvm::DenseSet<UOpRef> seen;
-  llvm::SmallVector<std::pair<UOpRef, bool>, 64> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [u, done] = stack.pop_back_val();
-    if (done) {
-      out.push_back(u);
-      continue;
-    }
-    if (!seen.insert(u).second)
-      continue;
-    stack.push_back({u, true});
-    for (UOpRef s : llvm::reverse(u->src))
-      if (!seen.count(s))
-        stack.push_back({s, false});
-  }
+  std::vector<UOpRef> order = sym::toposort(root);
+  out.append(order.begin(), order.end());
 }
 
 void forEachNode(UOpRef root, llvm::function_ref<bool(UOpRef)> fn) {
