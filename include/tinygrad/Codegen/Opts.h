@@ -51,8 +51,12 @@ struct OptTarget {
   /// One core's L2 cache: a staged reduce panel (stageReducePanel) must fit
   /// in half of it to stay there while the rows that reuse it stream by.
   unsigned cacheBytes = 256 << 10;
+  /// The last-level cache, shared by the cores: a kernel whose buffers
+  /// together exceed it streams its output past the caches (non-temporal
+  /// stores), since none of it would still be cached for the next kernel.
+  uint64_t lastCacheBytes = 8 << 20;
   /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2); its L2
-  /// as the C library reports it.
+  /// and L3 as the C library reports them.
   static OptTarget host(unsigned maxThreads);
 };
 

@@ -7,21 +7,50 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <unistd.h>
 
 namespace mlir::tinygrad::opt {
 using sym::Op;
 using sym::UOpRef;
 
+/// Cache `level`'s size as Linux's sysfs describes cpu0's, else as the C
+/// library reports it (0: unknown). sysfs first: glibc sums the L3 of every
+/// core complex on EPYC (320 MB where one complex shares 32 MB).
+static uint64_t hostCacheBytes(int level, int sysconfName) {
+  for (int i = 0; i < 8; ++i) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
+    int l = 0;
+    std::string type, size;
+    if (!(lv >> l) || !(ty >> type) || !(sz >> size))
+      break;
+    if (l != level || type == "Instruction" || size.empty())
+      continue;
+    uint64_t n = std::strtoull(size.c_str(), nullptr, 10);
+    char unit = size.back();
+    return unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : n;
+  }
+  long v = sysconf(sysconfName);
+  return v > 0 ? (uint64_t)v : 0;
+}
+
 OptTarget OptTarget::host(unsigned maxThreads) {
-  OptTarget t;
+  // The host does not change while we run: read it once.
+  static const OptTarget probed = [] {
+    OptTarget t;
+    llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
+    if (f.lookup("avx512f"))
+      t.vectorBytes = 64, t.vectorRegs = 32;
+    if (uint64_t l2 = hostCacheBytes(2, _SC_LEVEL2_CACHE_SIZE))
+      t.cacheBytes = (unsigned)std::min<uint64_t>(l2, 1u << 30);
+    if (uint64_t l3 = hostCacheBytes(3, _SC_LEVEL3_CACHE_SIZE))
+      t.lastCacheBytes = l3;
+    return t;
+  }();
+  OptTarget t = probed;
   t.maxThreads = maxThreads;
-  llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
-  if (f.lookup("avx512f"))
-    t.vectorBytes = 64, t.vectorRegs = 32;
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l2 > 0)
-    t.cacheBytes = (unsigned)std::min<long>(l2, 1L << 30);
   return t;
 }
 

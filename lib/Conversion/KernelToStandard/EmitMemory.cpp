@@ -310,7 +310,55 @@ Value Emitter::emitLocalBuffer(UOpRef u) {
                                   ValueRange{}, eb.getI64IntegerAttr(64));
 }
 
-void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask) {
+Value Emitter::isAligned(Value buf, unsigned align) {
+  Value &t = alignedTests[{buf, align}];
+  if (t)
+    return t;
+  OpBuilder eb(b.getContext());
+  eb.setInsertionPointToStart(entry);
+  Value p = memref::ExtractAlignedPointerAsIndexOp::create(eb, loc, buf);
+  Value low = arith::AndIOp::create(eb, loc, p, arith::ConstantIndexOp::create(eb, loc, align - 1));
+  t = arith::CmpIOp::create(eb, loc, arith::CmpIPredicate::eq, low, arith::ConstantIndexOp::create(eb, loc, 0));
+  return t;
+}
+
+unsigned Emitter::streamAlignment(const Address &a, UOpRef index, ArrayRef<UOpRef> shape) {
+  if (!streaming || !a.contiguous() || !a.base || scopes.size() < 2 || !scopes.back().range)
+    return 0;
+  if (index->op == K::CAST && !index->src.empty())
+    index = index->src[0];
+  if (index->op != K::INDEX || index->src.size() != 2 || index->src[0]->op != K::PARAM)
+    return 0;
+  unsigned elemBytes = memoryType(b.getContext(), a.dt).getIntOrFloatBitWidth() / 8;
+  uint64_t bytes = (uint64_t)a.lanes * elemBytes;
+  if (!elemBytes || !llvm::isPowerOf2_64(bytes) || bytes < 16)
+    return 0;
+  unsigned align = (unsigned)std::min<uint64_t>(bytes, 64);
+  // The lane-free part of the index: every term a multiple of the lanes,
+  // and the innermost loop's range among them with the lanes as stride.
+  auto lin = linearizeIndex(
+      index->src[1], isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  if (!lin || lin->offset % (int64_t)(align / elemBytes) != 0)
+    return 0;
+  sym::Context &ctx = index->ctx();
+  UOpRef inner = scopes.back().range;
+  int64_t innerStride = 0;
+  for (auto [t, k] : lin->terms) {
+    if ((__int128)k * ctx.constFactor(t) % (align / elemBytes) != 0)
+      return 0;
+    SmallVector<UOpRef, 8> parts;
+    ctx.splitUOp(t, K::ADD, parts);
+    for (UOpRef p : parts) {
+      if (p == inner)
+        innerStride += k;
+      else if (p->op == K::MUL && p->src[0] == inner && p->src[1]->op == K::CONST && p->src[1]->val().isInt())
+        innerStride += k * (int64_t)p->src[1]->val().i;
+    }
+  }
+  return innerStride == (int64_t)a.lanes ? align : 0;
+}
+
+void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, unsigned streamAlign) {
   auto vstore = [&](Value x, Value at, Value m) {
     if (m)
       vector::MaskedStoreOp::create(ob, loc, a.buf, ValueRange{at}, m, x);
@@ -319,6 +367,18 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask) {
   };
   if (a.lanes == 1) {
     memref::StoreOp::create(ob, loc, v, a.buf, ValueRange{a.base ? a.base : a.idx});
+    return;
+  }
+  if (a.contiguous() && streamAlign && !mask) {
+    // Non-temporal stores need their alignment, which only the buffer's
+    // address tells: one loop-invariant branch (LLVM unswitches it).
+    streamed = true;
+    auto ifOp = scf::IfOp::create(ob, loc, isAligned(a.buf, streamAlign), /*withElse=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    vector::StoreOp::create(tb, loc, v, a.buf, ValueRange{a.base}, /*nontemporal=*/true,
+                            llvm::MaybeAlign(streamAlign));
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    vector::StoreOp::create(eb, loc, v, a.buf, ValueRange{a.base});
     return;
   }
   if (a.contiguous())
@@ -382,7 +442,7 @@ LogicalResult Emitter::emitStore(UOpRef u) {
     g = g ? arith::AndIOp::create(b, loc, g, x).getResult() : x;
   }
   if (!g) {
-    storeLanes(b, a, x, {});
+    storeLanes(b, a, x, {}, streamAlignment(a, index, shape));
     return success();
   }
   if (!isa<VectorType>(g.getType())) {

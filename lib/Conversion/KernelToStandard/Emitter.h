@@ -100,7 +100,8 @@ inline bool rangeIdsLess(UOpRef a, UOpRef b) {
 
 class Emitter {
 public:
-  Emitter(ModuleOp module, Location loc) : module(module), loc(loc), b(module.getContext()) {}
+  Emitter(ModuleOp module, Location loc, const opt::OptTarget &target)
+      : module(module), loc(loc), b(module.getContext()), target(target) {}
 
   FailureOr<KernelSignature> run(UOpRef sink, StringRef name);
 
@@ -297,7 +298,26 @@ private:
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   LogicalResult emitEffect(UOpRef u);
   LogicalResult emitStore(UOpRef u);
-  void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask);
+  /// `streamAlign`: non-zero where the store may bypass the caches (see
+  /// streamAlignment), the byte alignment its non-temporal form needs.
+  void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, unsigned streamAlign = 0);
+  /// Whether a contiguous vector store of `shape` through `a` streams past
+  /// the caches, and at what alignment: in a kernel whose buffers exceed
+  /// the last-level cache, a store of whole 16..64-byte vectors at an index
+  /// that is a multiple of its lanes, advancing by its own width with the
+  /// innermost loop (so the write-combining buffers fill whole lines). 0
+  /// when not.
+  unsigned streamAlignment(const Address &a, UOpRef index, ArrayRef<UOpRef> shape);
+  /// i1: whether buffer `buf` starts at a multiple of `align` bytes, tested
+  /// once in the entry block.
+  Value isAligned(Value buf, unsigned align);
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> alignedTests;
+  opt::OptTarget target;
+  /// The kernel's buffers exceed the last-level cache.
+  bool streaming = false;
+  /// A non-temporal store was emitted: the function ends with a fence, as
+  /// such stores are not ordered with the launch's completion signal.
+  bool streamed = false;
 
   Value convert(Value v, DType from, DType to);
   Value convertCompute(Value v, DType from, DType to);

@@ -17,6 +17,7 @@
 #include "Emitter.h"
 
 #include "tinygrad/Conversion/KernelToStandard.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include <chrono>
 #include <thread>
 
@@ -105,6 +106,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
   SmallVector<Type> argTypes;
+  uint64_t bufferBytes = 0;
   for (UOpRef p : bufs) {
     Type et = memoryType(ctx, p->dtype);
     if (!et) {
@@ -122,9 +124,11 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       return failure();
     }
     argTypes.push_back(MemRefType::get({size}, et));
+    bufferBytes += (uint64_t)size * std::max(1u, et.getIntOrFloatBitWidth() / 8);
     sig.globals.push_back(p->param().slot);
     sig.bufferElems.push_back(size);
   }
+  streaming = bufferBytes >= target.lastCacheBytes;
   for (size_t vi = 0; vi < vars.size(); ++vi) {
     UOpRef v = vars[vi];
     Type t = scalarType(ctx, v->dtype);
@@ -211,6 +215,13 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     fn.erase();
     return failure();
   }
+  if (streamed) {
+    // Loaded already where this runs as tg-lower-kernel (a dependent
+    // dialect); the library's pipeline emits before any pass runs.
+    ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+    b.setInsertionPoint(entry->getTerminator());
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+  }
   return sig;
 }
 
@@ -236,8 +247,8 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // ranges, apply_opts, postopt symbolic.
   sym::UOpRef k = codegen::preOptRewrites(ctx, kernel);
   SmallVector<opt::Opt> applied;
+  opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
   if (k) {
-    opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
     std::string why;
     k = opt::applyOpts(ctx, k, opts.info, target, opts.optMode, &applied, &why);
     if (!k) {
@@ -258,7 +269,7 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     return failure();
   }
   double passesMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  FailureOr<KernelSignature> sig = Emitter(module, loc).run(k, name);
+  FailureOr<KernelSignature> sig = Emitter(module, loc, target).run(k, name);
   if (succeeded(sig)) {
     sig->appliedOpts.assign(applied.begin(), applied.end());
     sig->passesMs = passesMs;

@@ -1,0 +1,72 @@
+// RUN: tinygrad-opt %s --split-input-file --tg-lower-kernel | FileCheck %s
+// RUN: tinygrad-opt %s --split-input-file --tg-lower-to-llvm-cpu | FileCheck %s --check-prefix=LLVM
+// A kernel whose buffers exceed the last-level cache streams its output
+// past the caches: each whole-vector store that advances with the innermost
+// loop becomes a non-temporal store behind one test of the buffer's
+// alignment, and the function ends with a fence (such stores are weakly
+// ordered). The buffers here are 4 GiB each, beyond any host's L3.
+
+// CHECK-LABEL: func.func @test(
+// CHECK-SAME: %[[OUT:[^:]*]]: memref<1073741824xf32>
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: %[[LOW:.*]] = arith.andi %[[P]], %c31
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK: scf.for
+// CHECK:   scf.if %[[OK]] {
+// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 32 : i64, nontemporal = true} : memref<1073741824xf32>, vector<8xf32>
+// CHECK:   } else {
+// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<1073741824xf32>, vector<8xf32>
+// CHECK: llvm.fence seq_cst
+// CHECK-NEXT: return
+// LLVM-LABEL: llvm.func @test(
+// LLVM: llvm.store %{{.*}} {alignment = 32 : i64, nontemporal} : vector<8xf32>, !llvm.ptr
+// LLVM: llvm.store %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+// LLVM: llvm.fence seq_cst
+// LLVM-LABEL: llvm.func @test(
+// LLVM-NOT: nontemporal
+// LLVM-LABEL: llvm.func @test(
+// LLVM-NOT: nontemporal
+%0 = tg.const 1073741824 : !tg.weakint
+%1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%2 = tg.param <slot = 1, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%3 = tgk.range %0 [0] <weak> : !tg.weakint
+%4 = tgk.index %1[%3] : tensor<1073741824xf32, #tg.addrspace<global>>, !tg.weakint
+%5 = tgk.index %2[%3] : tensor<1073741824xf32, #tg.addrspace<global>>, !tg.weakint
+%7 = tg.add %5, %5 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
+%8 = tgk.store %7, %4 : f32, tensor<f32, #tg.addrspace<global>>
+%9 = tgk.end %8, %3 : !tg.void, !tg.weakint
+%10 = tg.sink(%9) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 8 : i64>]>} : !tg.void
+
+// -----
+
+// A store of vectors narrower than 16 bytes stays cached.
+// CHECK-LABEL: func.func @test(
+// CHECK-NOT: nontemporal
+// CHECK-NOT: llvm.fence
+%0 = tg.const 1073741824 : !tg.weakint
+%1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%2 = tg.param <slot = 1, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%3 = tgk.range %0 [0] <weak> : !tg.weakint
+%4 = tgk.index %1[%3] : tensor<1073741824xf32, #tg.addrspace<global>>, !tg.weakint
+%5 = tgk.index %2[%3] : tensor<1073741824xf32, #tg.addrspace<global>>, !tg.weakint
+%7 = tg.add %5, %5 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
+%8 = tgk.store %7, %4 : f32, tensor<f32, #tg.addrspace<global>>
+%9 = tgk.end %8, %3 : !tg.void, !tg.weakint
+%10 = tg.sink(%9) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 2 : i64>]>} : !tg.void
+
+// -----
+
+// A small kernel's output stays in the caches for the kernel that reads it.
+// CHECK-LABEL: func.func @test(
+// CHECK-NOT: nontemporal
+// CHECK-NOT: llvm.fence
+%0 = tg.const 4096 : !tg.weakint
+%1 = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%2 = tg.param <slot = 1, dtype = f32, device = "CPU"> shape(%0 : !tg.weakint)
+%3 = tgk.range %0 [0] <weak> : !tg.weakint
+%4 = tgk.index %1[%3] : tensor<4096xf32, #tg.addrspace<global>>, !tg.weakint
+%5 = tgk.index %2[%3] : tensor<4096xf32, #tg.addrspace<global>>, !tg.weakint
+%7 = tg.add %5, %5 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
+%8 = tgk.store %7, %4 : f32, tensor<f32, #tg.addrspace<global>>
+%9 = tgk.end %8, %3 : !tg.void, !tg.weakint
+%10 = tg.sink(%9) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 8 : i64>]>} : !tg.void
