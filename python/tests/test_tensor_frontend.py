@@ -206,6 +206,16 @@ class TestResults(unittest.TestCase):
     got = Tensor(x).conv2d(Tensor(w), Tensor(bias), padding=1).numpy()
     self.assertTrue(close(got, np_conv2d(x, w, padding=1) + bias.reshape(1, 4, 1, 1), rtol=1e-4, atol=1e-4))
 
+  def test_large_conv2d_matches_numpy(self):
+    # large enough for our convolution tile (OurHeuristic.cpp convTile): 8 output columns by a vector
+    # register of output channels, the window's taps along x unrolled; padded (gated input) and not
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((32, 16, 3, 3), dtype=np.float32)
+    for side, pad in ((24, 1), (26, 0)):  # 24 output columns either way
+      x = rng.standard_normal((2, 16, side, side), dtype=np.float32)
+      got = Tensor(x).conv2d(Tensor(w), padding=pad).numpy()
+      self.assertTrue(close(got, np_conv2d(x, w, padding=pad), rtol=1e-4, atol=1e-4), f"padding={pad}")
+
   def test_large_matmuls_match_numpy(self):
     # large enough for our register tile, whose B panel is packed into a stack buffer (StagePanel.cpp):
     # plain, batched (the batch chooses the panel too) and int32 (exact); A @ B.T has no panel to pack

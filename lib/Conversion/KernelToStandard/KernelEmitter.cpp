@@ -193,8 +193,11 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   bool halfElementwise =
       llvm::none_of(topo, [](UOpRef u) { return u->op == K::REDUCE; }) &&
       llvm::any_of(topo, [](UOpRef u) { return u->op == K::PARAM && isHalfLike(u->dtype); });
-  if (!(floatSum && upcast) && !laneGated && !halfElementwise && iterationPoints(topo) < kScalarizeBelowPoints)
+  bool small = iterationPoints(topo) < kScalarizeBelowPoints;
+  if (!(floatSum && upcast) && !laneGated && !halfElementwise && small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
+  else if (!small)
+    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);

@@ -45,6 +45,9 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR = false, bool wa
 /// emitObject split the function's vectors into scalars before O3, so the
 /// loop and SLP vectorizers choose the vectors instead.
 inline constexpr const char *kScalarizeAttr = "tg-scalarize";
+/// The attribute that keeps LLVM from unrolling the function's loops: the
+/// kernel's UPCAST/UNROLL lanes are already the unrolling its opts chose.
+inline constexpr const char *kKeepLoopsAttr = "tg-keep-loops";
 
 /// The host CPU name and features the object is built for (key caches on it).
 std::string hostCPUDescription();
