@@ -73,28 +73,39 @@ int axisWithId(const Scheduler &k, AxisKey id) {
 /// through the 4-cycle FMA latency.
 constexpr int64_t kMinAccumulators = 8;
 
+/// A kernel of one STORE of REDUCE ADD(MUL(a, b)) over one or more reduce
+/// ranges (a CAST between them allowed): its REDUCE, MUL and STORE.
+struct ReduceOfProduct {
+  UOpRef red, mul, store;
+};
+std::optional<ReduceOfProduct> matchReduceOfProduct(const Scheduler &k) {
+  auto reds = k.reduceOps();
+  if (reds.size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+    return std::nullopt;
+  UOpRef red = reds[0];
+  auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
+                             : tg::ReduceKindAttr();
+  if (!kind || kind.getValue() != tg::ReduceKind::Add || red->src.size() < 2)
+    return std::nullopt;
+  UOpRef mul = red->src[0];
+  if (mul->op == Op::CAST)
+    mul = mul->src[0];
+  UOpRef store = k.ast->src[0]->src[0];
+  if (mul->op != Op::MUL || store->op != Op::STORE || store->src[0]->op != Op::INDEX)
+    return std::nullopt;
+  return ReduceOfProduct{red, mul, store};
+}
+
 /// The register tile for C[m,n] += A[m,k] * B[k,n], `colVectors` vector
 /// registers of columns wide; false when the kernel is not that shape or
 /// the tile does not fit (nothing applied then).
 bool matmulTile(Scheduler &k, int64_t colVectors) {
   if (work(k) < 16 * kMinWork)
     return false;
-  auto reds = k.reduceOps();
-  if (reds.size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+  auto m = matchReduceOfProduct(k);
+  if (!m || m->red->src.size() != 2 || m->mul->src[0]->op != Op::INDEX || m->mul->src[1]->op != Op::INDEX)
     return false;
-  UOpRef red = reds[0];
-  auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
-                             : tg::ReduceKindAttr();
-  if (!kind || kind.getValue() != tg::ReduceKind::Add || red->src.size() != 2)
-    return false;
-  UOpRef mul = red->src[0];
-  if (mul->op == Op::CAST)
-    mul = mul->src[0];
-  if (mul->op != Op::MUL || mul->src[0]->op != Op::INDEX || mul->src[1]->op != Op::INDEX)
-    return false;
-  UOpRef store = k.ast->src[0]->src[0];
-  if (store->op != Op::STORE || store->src[0]->op != Op::INDEX)
-    return false;
+  UOpRef mul = m->mul, store = m->store;
   UOpRef sIdx = idxOf(store->src[0]), aIdx = idxOf(mul->src[0]), bIdx = idxOf(mul->src[1]);
   if (!sIdx || !aIdx || !bIdx)
     return false;
@@ -173,19 +184,10 @@ bool matmulTile(Scheduler &k, int64_t colVectors) {
 bool convTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork)
     return false;
-  auto reds = k.reduceOps();
-  if (reds.size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+  auto m = matchReduceOfProduct(k);
+  if (!m || !isFloat(m->red->dtype))
     return false;
-  UOpRef red = reds[0];
-  auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
-                             : tg::ReduceKindAttr();
-  if (!kind || kind.getValue() != tg::ReduceKind::Add || red->src.size() < 2 || !isFloat(red->dtype))
-    return false;
-  UOpRef mul = red->src[0];
-  if (mul->op == Op::CAST)
-    mul = mul->src[0];
-  if (mul->op != Op::MUL)
-    return false;
+  UOpRef mul = m->mul;
   // A padded operand is WHERE(valid, load, 0) or a load gated in its index.
   auto load = [](UOpRef x) -> UOpRef {
     if (x->op == Op::WHERE && x->src[1]->op == Op::INDEX && x->src[2]->op == Op::CONST)
@@ -195,10 +197,7 @@ bool convTile(Scheduler &k) {
   UOpRef aLoad = load(mul->src[0]), bLoad = load(mul->src[1]);
   if (!aLoad || !bLoad)
     return false;
-  UOpRef store = k.ast->src[0]->src[0];
-  if (store->op != Op::STORE || store->src[0]->op != Op::INDEX)
-    return false;
-  UOpRef sIdx = idxOf(store->src[0]);
+  UOpRef sIdx = idxOf(m->store->src[0]);
   UOpRef aIdx = indexOf(aLoad), bIdx = indexOf(bLoad);
   if (!sIdx || aIdx == aLoad || bIdx == bLoad)
     return false;
