@@ -310,6 +310,29 @@ TEST(CAPI, StreamedStoresAtAnyAlignment) {
   tgc_module_destroy(m);
 }
 
+// The back end's code generator is built once and runs kernel after
+// kernel: a kernel compiled again after another gives the same object.
+TEST(CAPI, ObjectsDoNotDependOnEarlierKernels) {
+  Context c;
+  auto object = [&](const char *input) {
+    tgc_module *m = importFile(c.ctx, input);
+    tgc_kernel *k = nullptr;
+    EXPECT_EQ(tgc_compile_kernel_cpu(m, nullptr, &k), TGC_OK) << lastError();
+    const void *data = nullptr;
+    size_t size = 0;
+    EXPECT_EQ(tgc_kernel_object(k, &data, &size), TGC_OK);
+    std::string bytes((const char *)data, size);
+    tgc_kernel_destroy(k);
+    tgc_module_destroy(m);
+    return bytes;
+  };
+  std::string first = object("var_add.json");
+  std::string other = object("sum_all.json");
+  EXPECT_NE(first, other);
+  EXPECT_EQ(object("var_add.json"), first);
+  EXPECT_EQ(object("sum_all.json"), other);
+}
+
 TEST(CAPI, CompileRejectsWhatIsNotAKernel) {
   Context c;
   tgc_module *m = parse(c.ctx, kSymbolic);

@@ -133,6 +133,30 @@ static llvm::TargetMachine *hostTargetMachine(std::string &error) {
   return tm.get();
 }
 
+namespace {
+/// The host's object-file code generator, built once: addPassesToEmitFile
+/// (constructing and scheduling some 120 passes) took a fifth of a small
+/// kernel's back-end time. The legacy pass manager runs module after
+/// module (its machine module info and streamer reset at each module's
+/// end, as `llc -run-twice` relies on); the stream writes into `buf`,
+/// emptied before each run. One module at a time.
+struct ObjectPipeline {
+  std::mutex mutex;
+  llvm::SmallString<0> buf;
+  llvm::raw_svector_ostream os{buf};
+  llvm::legacy::PassManager pm;
+  bool ready = false;
+};
+ObjectPipeline &objectPipeline(llvm::TargetMachine *tm) {
+  static ObjectPipeline *p = [&] {
+    auto *q = new ObjectPipeline; // lives as long as the process, as the TargetMachine
+    q->ready = !tm->addPassesToEmitFile(q->pm, q->os, nullptr, llvm::CodeGenFileType::ObjectFile);
+    return q;
+  }();
+  return *p;
+}
+} // namespace
+
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   std::string err;
   llvm::TargetMachine *tm = hostTargetMachine(err);
@@ -206,20 +230,24 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     llvm::raw_string_ostream os(out.llvmIR);
     llvmModule->print(os, nullptr);
   }
-  auto emit = [&](llvm::CodeGenFileType kind, std::string &dst) -> bool {
+  if (wantAsm) {
     llvm::SmallString<4096> buf;
     llvm::raw_svector_ostream os(buf);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, kind))
-      return false;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+      return module.emitError("CPU target: cannot emit assembly");
     pm.run(*llvmModule);
-    dst.assign(buf.begin(), buf.end());
-    return true;
-  };
-  if (wantAsm && !emit(llvm::CodeGenFileType::AssemblyFile, out.assembly))
-    return module.emitError("CPU target: cannot emit assembly");
-  if (!emit(llvm::CodeGenFileType::ObjectFile, out.object))
-    return module.emitError("CPU target: cannot emit an object file");
+    out.assembly.assign(buf.begin(), buf.end());
+  }
+  {
+    ObjectPipeline &obj = objectPipeline(tm);
+    std::lock_guard<std::mutex> lock(obj.mutex);
+    if (!obj.ready)
+      return module.emitError("CPU target: cannot emit an object file");
+    obj.buf.clear();
+    obj.pm.run(*llvmModule);
+    out.object.assign(obj.buf.begin(), obj.buf.end());
+  }
   out.emitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - emitStart).count();
   return out;
 }
