@@ -157,6 +157,16 @@ ObjectPipeline &objectPipeline(llvm::TargetMachine *tm) {
 }
 } // namespace
 
+/// The host's features, and no gathers or scatters from LLVM's vectorizers:
+/// widening a scalarized small kernel's strided lanes into AVX-512 gathers
+/// made it 2-4x slower than the vector loads of tinygrad's C (where_leaky,
+/// layernorm's last kernel, red_sum_axis1_keepdim on Zen 4); our own
+/// vectors never gather.
+static std::string features(llvm::TargetMachine *tm) {
+  std::string f = tm->getTargetFeatureString().str();
+  return f + (f.empty() ? "" : ",") + "+prefer-no-gather,+prefer-no-scatter";
+}
+
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   std::string err;
   llvm::TargetMachine *tm = hostTargetMachine(err);
@@ -174,7 +184,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     if (f.isDeclaration())
       continue;
     f.addFnAttr("target-cpu", tm->getTargetCPU());
-    f.addFnAttr("target-features", tm->getTargetFeatureString());
+    f.addFnAttr("target-features", features(tm));
     f.addFnAttr(llvm::Attribute::NoUnwind);
     // The emitter's wide vectors are split into registers of the preferred
     // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
