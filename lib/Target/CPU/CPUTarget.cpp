@@ -55,7 +55,15 @@ struct ApproximateMathPass : PassWrapper<ApproximateMathPass, OperationPass<>> {
     return success();
   }
   void runOnOperation() override {
-    if (failed(applyPatternsGreedily(getOperation(), patterns)))
+    // Most kernels have no transcendental: a walk is cheaper than the
+    // greedy driver's worklist over the whole module.
+    bool any = getOperation()
+                   ->walk([](Operation *op) {
+                     return isa<math::MathDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                                     : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+    if (any && failed(applyPatternsGreedily(getOperation(), patterns)))
       signalPassFailure();
   }
   FrozenRewritePatternSet patterns;
@@ -78,7 +86,15 @@ struct ExpandBF16Pass : PassWrapper<ExpandBF16Pass, OperationPass<>> {
     return success();
   }
   void runOnOperation() override {
-    if (failed(applyPatternsGreedily(getOperation(), patterns)))
+    auto isBF16 = [](Type t) { return isa<BFloat16Type>(getElementTypeOrSelf(t)); };
+    bool any = getOperation()
+                   ->walk([&](Operation *op) {
+                     bool conv = isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+                                 (isBF16(op->getOperand(0).getType()) || isBF16(op->getResult(0).getType()));
+                     return conv ? WalkResult::interrupt() : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+    if (any && failed(applyPatternsGreedily(getOperation(), patterns)))
       signalPassFailure();
   }
   FrozenRewritePatternSet patterns;
