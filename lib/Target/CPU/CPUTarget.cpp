@@ -23,6 +23,16 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Scalar/LoopInstSimplify.h"
+#include "llvm/Transforms/Scalar/LoopSimplifyCFG.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -183,6 +193,34 @@ static std::string features(llvm::TargetMachine *tm) {
   return f + (f.empty() ? "" : ",") + "+prefer-no-gather,+prefer-no-scatter";
 }
 
+/// What a large kernel needs from LLVM's middle end: its loops, vectors
+/// and unrolling are the emitter's (the opts chose them), so what is left
+/// is the accumulators' stack slots to registers (SROA), the index math
+/// (CSE, InstCombine, GVN), hoisting (LICM) and the streaming stores'
+/// alignment test out of their loops (unswitching). O3's other passes
+/// found nothing to do here but took their time: against O3 without
+/// unrolling, the realistic bench kernels compiled 31% faster and ran 6%
+/// faster (geomean of two alternating runs on Zen 4, every output equal
+/// within the bench's check). Unrolled again by LLVM (O3 as it is), they
+/// ran 3% slower and compiled 20% longer still.
+static llvm::FunctionPassManager keptLoopsPipeline() {
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  fpm.addPass(llvm::InstCombinePass());
+  fpm.addPass(llvm::SimplifyCFGPass());
+  llvm::LoopPassManager lpm;
+  lpm.addPass(llvm::LoopInstSimplifyPass());
+  lpm.addPass(llvm::LoopSimplifyCFGPass());
+  lpm.addPass(llvm::LICMPass(llvm::LICMOptions()));
+  lpm.addPass(llvm::SimpleLoopUnswitchPass(/*NonTrivial=*/true));
+  fpm.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(lpm), /*UseMemorySSA=*/true));
+  fpm.addPass(llvm::GVNPass());
+  fpm.addPass(llvm::InstCombinePass());
+  fpm.addPass(llvm::SimplifyCFGPass());
+  return fpm;
+}
+
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   std::string err;
   llvm::TargetMachine *tm = hostTargetMachine(err);
@@ -220,12 +258,6 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     llvm::PipelineTuningOptions pto;
     pto.LoopVectorization = true;
     pto.SLPVectorization = true;
-    // Unrolled again by LLVM, a large kernel's vector loops measured no
-    // faster (3% slower, geomean of the realistic bench kernels here) and
-    // took 20% longer to compile; the small kernels' nests still unroll
-    // (the corpus kernels measured 9% slower without).
-    pto.LoopUnrolling =
-        llvm::none_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kKeepLoopsAttr); });
     llvm::PassBuilder pb(tm, pto);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
@@ -233,19 +265,26 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
-    bool small = llvm::any_of(*llvmModule, [](llvm::Function &f) { return f.hasFnAttribute(kScalarizeAttr); });
-    if (small) {
+    auto marked = [&](const char *attr) {
+      return llvm::any_of(*llvmModule, [&](llvm::Function &f) { return f.hasFnAttribute(attr); });
+    };
+    if (marked(kScalarizeAttr)) {
       llvm::ScalarizerPassOptions so;
       so.ScalarizeLoadStore = true;
       llvm::FunctionPassManager fpm;
       fpm.addPass(llvm::ScalarizerPass(so));
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+      // A scalarized small kernel is left to LLVM as tinygrad leaves its C
+      // to clang -O2: O3's unroll thresholds fully unroll its nests (a
+      // 8x8x8 matmul into 512 scalar products the SLP vectorizer then
+      // gathers), twice as slow as O2 keeping the outer loop and 4-7x
+      // longer to compile.
+      mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2));
+    } else if (marked(kKeepLoopsAttr)) {
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(keptLoopsPipeline()));
+    } else {
+      mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     }
-    // A scalarized small kernel is left to LLVM as tinygrad leaves its C to
-    // clang -O2: O3's unroll thresholds fully unroll its nests (a 8x8x8
-    // matmul into 512 scalar products the SLP vectorizer then gathers),
-    // twice as slow as O2 keeping the outer loop and 4-7x longer to compile.
-    mpm.addPass(pb.buildPerModuleDefaultPipeline(small ? llvm::OptimizationLevel::O2 : llvm::OptimizationLevel::O3));
     mpm.run(*llvmModule, mam);
   }
 

@@ -37,16 +37,18 @@ struct ObjectOutput {
   double emitMs = 0;    ///< instruction selection to the object (and assembly)
 };
 
-/// Translates an llvm-dialect module to LLVM IR, optimizes it at O3 for the
-/// host CPU and emits an object (and, on request, IR and assembly).
+/// Translates an llvm-dialect module to LLVM IR, optimizes it for the host
+/// CPU (O3; O2 for a scalarized small kernel; a lean pipeline for a large
+/// one) and emits an object (and, on request, IR and assembly).
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR = false, bool wantAsm = false);
 
 /// The LLVM function attribute (an llvm.func `passthrough`) that makes
 /// emitObject split the function's vectors into scalars before O3, so the
 /// loop and SLP vectorizers choose the vectors instead.
 inline constexpr const char *kScalarizeAttr = "tg-scalarize";
-/// The attribute that keeps LLVM from unrolling the function's loops: the
-/// kernel's UPCAST/UNROLL lanes are already the unrolling its opts chose.
+/// The attribute of a large kernel, whose loops, vectors and unrolling are
+/// the ones its opts chose: emitObject gives it a lean middle end (no
+/// unrolling or vectorizers; see keptLoopsPipeline) instead of O3.
 inline constexpr const char *kKeepLoopsAttr = "tg-keep-loops";
 
 /// The host CPU name and features the object is built for (key caches on it).
