@@ -15,7 +15,13 @@ def LowerKernel : Pass<"tg-lower-kernel", "::mlir::ModuleOp"> {
     slot SROA promotes) updated inside its ranges; gated loads and stores
     become `scf.if`; ALU ops become arith/math with tinygrad's C semantics
     (FLOORDIV/FLOORMOD with Python rounding, MAX as `a<b ? b : a`, CAST via
-    C conversions, THREEFRY decomposed as tinygrad does). Launch metadata is
+    C conversions, THREEFRY decomposed as tinygrad does). In a kernel
+    whose buffers exceed the host's last-level cache, whole-vector stores
+    that stream along the innermost loop become non-temporal stores behind
+    a test of the buffer's alignment, and the function ends with a fence.
+    Large kernels are marked `tg-keep-loops` (a lean LLVM middle end, no
+    unrolling), small ones `tg-scalarize` where that measured faster.
+    Launch metadata is
     attached to the func (`tg.globals`, `tg.outs`, `tg.ins`, `tg.vars`,
     `tg.threads`). Before the emission the CPU target's opts run (the
     thread split of tinygrad's heuristics over `threads` cores, 0 = the
