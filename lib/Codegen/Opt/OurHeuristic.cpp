@@ -337,6 +337,44 @@ bool wideElementwise(Scheduler &k) {
   return false;
 }
 
+/// After tinygrad's choices: a reduce they unrolled whole (its lanes folded
+/// into each output one by one, a horizontal chain per output) also gets
+/// the store-contiguous output axis upcast by 8 (or 4), so the fold runs
+/// over vectors of outputs: each output still sums in tinygrad's order,
+/// and the emitter folds lane c of every output at once, one vertical op
+/// per reduce lane instead of a serial chain of extracts (clang reaches
+/// the same by unrolling tinygrad's C and vectorizing across outputs).
+/// cumsum_1d (16 outputs, a 16-wide masked window each): 0.45-0.55x ->
+/// 1.4-1.5x tinygrad; 16 lanes instead of 8 were no faster and took twice
+/// as long to compile.
+bool verticalFold(Scheduler &k) {
+  if (k.reduceOps().size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+    return false;
+  auto rs = k.rngs();
+  bool unrolled = false;
+  for (UOpRef r : rs) {
+    AxisType t = Scheduler::axisType(r);
+    if (t == AxisType::Reduce || t == AxisType::Upcast)
+      return false; // a reduce loop is left, or an output axis is already lanes
+    unrolled |= t == AxisType::Unroll;
+  }
+  UOpRef store = k.ast->src[0]->src[0];
+  if (!unrolled || store->op != Op::STORE || store->src[0]->op != Op::INDEX)
+    return false;
+  UOpRef sIdx = idxOf(store->src[0]);
+  if (!sIdx)
+    return false;
+  for (unsigned a : k.upcastableDims()) {
+    int64_t n = Scheduler::size(rs[a]).value_or(0);
+    if (Scheduler::axisType(rs[a]) != AxisType::Weak || strideOf(k.ctx, sIdx, rs[a]) != 1)
+      continue;
+    for (int64_t w : {8, 4})
+      if (n % w == 0)
+        return k.applyOpt({tg::OptOps::Upcast, (int64_t)a, w});
+  }
+  return false;
+}
+
 void ourOptimizations(Scheduler &k) {
   // The packed-panel tile, kept only where the panel is staged.
   UOpRef ast = k.ast;
@@ -353,6 +391,7 @@ void ourOptimizations(Scheduler &k) {
     return;
   }
   handCodedOptimizations(k);
+  verticalFold(k);
 }
 
 } // namespace mlir::tinygrad::opt
