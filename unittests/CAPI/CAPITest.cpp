@@ -261,19 +261,36 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
 }
 
 // The non-temporal store's two paths: an aligned output (streamed past the
-// caches) and a view 4 bytes in (the plain store), both exact.
+// caches) and a view 4 bytes in (the plain store), both exact; and what the
+// back end makes of a large kernel.
 TEST(CAPI, StreamedStoresAtAnyAlignment) {
   Context c;
   tgc_module *m = parse(c.ctx, readInput("stream_double.mlir"));
   ASSERT_TRUE(m);
   tgc_cpu_options opts = TGC_CPU_OPTIONS_DEFAULT;
   opts.keep_mlir = 1;
+  opts.keep_llvm_ir = 1;
   tgc_kernel *k = nullptr;
   ASSERT_EQ(tgc_compile_kernel_cpu(m, &opts, &k), TGC_OK) << lastError();
   const char *text = nullptr;
   size_t size = 0;
   ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_MLIR, &text, &size), TGC_OK);
   EXPECT_NE(std::string(text, size).find("nontemporal = true"), std::string::npos);
+  // The optimized LLVM IR of this large kernel (tg-keep-loops, the lean
+  // middle end): the alignment test unswitched into two loops, neither
+  // unrolled again, so one non-temporal and one plain 8-float store; and
+  // LLVM's vectorizers told not to gather.
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_LLVM_IR, &text, &size), TGC_OK);
+  std::string ir(text, size);
+  auto count = [&](const std::string &what) {
+    size_t n = 0;
+    for (size_t at = ir.find(what); at != std::string::npos; at = ir.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("store <8 x float>"), 2u) << ir;
+  EXPECT_EQ(count("!nontemporal"), 1u) << ir;
+  EXPECT_NE(ir.find("+prefer-no-gather"), std::string::npos);
 
   constexpr size_t n = size_t(1) << 24;
   tgrt_device *dev = nullptr;

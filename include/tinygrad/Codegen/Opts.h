@@ -56,7 +56,8 @@ struct OptTarget {
   /// stores), since none of it would still be cached for the next kernel.
   uint64_t lastCacheBytes = 8 << 20;
   /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2); its L2
-  /// and L3 as the C library reports them.
+  /// and L3 as Linux's sysfs describes them (else as the C library reports
+  /// them). Probed once per process.
   static OptTarget host(unsigned maxThreads);
 };
 

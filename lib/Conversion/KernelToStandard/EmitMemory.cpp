@@ -322,7 +322,7 @@ Value Emitter::isAligned(Value buf, unsigned align) {
   return t;
 }
 
-unsigned Emitter::streamAlignment(const Address &a, UOpRef index, ArrayRef<UOpRef> shape) {
+unsigned Emitter::streamAlignment(const Address &a, UOpRef index) {
   if (!streaming || !a.contiguous() || !a.base || scopes.size() < 2 || !scopes.back().range)
     return 0;
   if (index->op == K::CAST && !index->src.empty())
@@ -442,7 +442,7 @@ LogicalResult Emitter::emitStore(UOpRef u) {
     g = g ? arith::AndIOp::create(b, loc, g, x).getResult() : x;
   }
   if (!g) {
-    storeLanes(b, a, x, {}, streamAlignment(a, index, shape));
+    storeLanes(b, a, x, {}, streamAlignment(a, index));
     return success();
   }
   if (!isa<VectorType>(g.getType())) {

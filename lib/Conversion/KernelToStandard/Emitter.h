@@ -301,13 +301,13 @@ private:
   /// `streamAlign`: non-zero where the store may bypass the caches (see
   /// streamAlignment), the byte alignment its non-temporal form needs.
   void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, unsigned streamAlign = 0);
-  /// Whether a contiguous vector store of `shape` through `a` streams past
+  /// Whether a contiguous vector store through `a` (to `index`) streams past
   /// the caches, and at what alignment: in a kernel whose buffers exceed
   /// the last-level cache, a store of whole 16..64-byte vectors at an index
   /// that is a multiple of its lanes, advancing by its own width with the
   /// innermost loop (so the write-combining buffers fill whole lines). 0
   /// when not.
-  unsigned streamAlignment(const Address &a, UOpRef index, ArrayRef<UOpRef> shape);
+  unsigned streamAlignment(const Address &a, UOpRef index);
   /// i1: whether buffer `buf` starts at a multiple of `align` bytes, tested
   /// once in the entry block.
   Value isAligned(Value buf, unsigned align);
