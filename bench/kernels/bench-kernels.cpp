@@ -84,6 +84,9 @@ static cl::opt<std::string> clangName("clang", cl::desc("C compiler for tinygrad
 static cl::opt<bool> noOpenBLAS("no-openblas", cl::desc("skip the OpenBLAS sgemm reference"));
 static cl::opt<std::string> filter("filter", cl::desc("only the kernels whose id contains this"), cl::init(""));
 static cl::opt<bool> noStream("no-stream", cl::desc("skip the STREAM-style reference loops"));
+static cl::opt<unsigned> compileRepeat(
+    "compile-repeat", cl::desc("compile each kernel this many more times, untimed, so a profiler sees the compile path"),
+    cl::init(0));
 
 namespace {
 
@@ -546,6 +549,10 @@ Row runCase(MLIRContext &ctx, CPUCompiler &compiler, tgrt_device *dev, Case &c, 
                           &ours.prog) != TGRT_OK)
       return fail("compile_error", std::string("loading our object: ") + tgrt_last_error());
     row.oursCompileMs = secondsSince(t0) * 1e3;
+    for (unsigned i = 0; i < compileRepeat; ++i) {
+      OwningOpRef<ModuleOp> again = importTinygradJSONValue(c.rec, &ctx, "ast");
+      (void)compiler.compile(getTinygradRoot(*again));
+    }
   }
   row.oursCodegenMs = kernel.codegenMs;
   row.oursPassesMs = kernel.signature.passesMs;

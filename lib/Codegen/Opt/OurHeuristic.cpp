@@ -350,7 +350,26 @@ bool wideElementwise(Scheduler &k) {
 /// the same by unrolling tinygrad's C and vectorizing across outputs).
 /// cumsum_1d (16 outputs, a 16-wide masked window each): 0.45-0.55x ->
 /// 1.25-1.6x tinygrad in four bench runs; 16 lanes instead of 8 were no
-/// faster and took twice as long to compile.
+/// faster and took twice as long to compile. Not where a load walks the
+/// output axis with a stride: folding across outputs would then transpose
+/// their inputs lane by lane (layernorm's r_4_16, rows of 16: LLVM built
+/// 64-lane shuffles, 0.88x tinygrad and 12 ms of instruction selection).
+/// Whether every load other than through `store` moves along `r` by one
+/// element or not at all.
+bool loadsContiguousAlong(Scheduler &k, UOpRef store, UOpRef r) {
+  bool contiguous = true;
+  forEachNode(k.ast, [&](UOpRef u) {
+    if (u->op == Op::INDEX && u != store) {
+      UOpRef i = indexOf(u);
+      bool uses = false;
+      forEachNode(i, [&](UOpRef x) { return !(uses = x == r); });
+      contiguous = !uses || strideOf(k.ctx, i, r) == 1;
+    }
+    return contiguous;
+  });
+  return contiguous;
+}
+
 bool verticalFold(Scheduler &k) {
   if (k.reduceOps().size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return false;
@@ -370,7 +389,8 @@ bool verticalFold(Scheduler &k) {
     return false;
   for (unsigned a : k.upcastableDims()) {
     int64_t n = Scheduler::size(rs[a]).value_or(0);
-    if (Scheduler::axisType(rs[a]) != AxisType::Weak || strideOf(k.ctx, sIdx, rs[a]) != 1)
+    if (Scheduler::axisType(rs[a]) != AxisType::Weak || strideOf(k.ctx, sIdx, rs[a]) != 1 ||
+        !loadsContiguousAlong(k, store->src[0], rs[a]))
       continue;
     for (int64_t w : {8, 4})
       if (n % w == 0)

@@ -176,16 +176,6 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     const Scalar &lo = u->vmin(), &hi = u->vmax();
     return lo.isInt() && hi.isInt() && lo.i >= INT32_MIN && hi.i <= INT32_MAX;
   });
-  // Nor a kernel with lane-gated accesses: the scalarizer leaves their
-  // masked loads and stores whole, and LLVM rebuilds each mask from the
-  // scalarized lane compares in 64-bit lanes (cumsum_1d: 0.54x tinygrad
-  // scalarized, 1.2x as vectors).
-  bool laneGated = llvm::any_of(topo, [&](UOpRef u) {
-    if (u->op != K::INDEX || u->src.size() < 2)
-      return false;
-    UOpRef i = u->src[1];
-    return i->op == K::WHERE && i->src[2]->isInvalid() && !laneShape(i->src[0]).empty();
-  });
   // Nor an elementwise kernel over half-like buffers: scalarized, the loop
   // vectorizer widens its lanes as interleave groups of 16-bit words, all
   // word shuffles on AVX2 (half_arith: 0.8x tinygrad scalarized, 1.1x as
@@ -194,9 +184,8 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       llvm::none_of(topo, [](UOpRef u) { return u->op == K::REDUCE; }) &&
       llvm::any_of(topo, [](UOpRef u) { return u->op == K::PARAM && isHalfLike(u->dtype); });
   bool small = iterationPoints(topo) < kScalarizeBelowPoints;
-  if (!(floatSum && upcast) && !laneGated && !halfElementwise && small)
-    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
-  else if (!small)
+  bool scalarize = !(floatSum && upcast) && !halfElementwise && small;
+  if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
   entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
@@ -218,6 +207,18 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     fn.erase();
     return failure();
   }
+  // Nor a kernel whose lane-gated accesses became masked vector loads or
+  // stores: the scalarizer leaves those whole, and LLVM rebuilds each mask
+  // from the scalarized lane compares in 64-bit lanes (cumsum_1d: 0.54x
+  // tinygrad scalarized, 1.2x as vectors). Gated gathers, lane by lane
+  // behind branches, scalarize as tinygrad's C does them (gather_dim1:
+  // 0.6-0.88x as vectors, whose lane indices and gates LLVM extracts one
+  // by one; 1.02x scalarized).
+  if (scalarize && !fn.walk([](Operation *op) {
+                       return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
+                                                                                  : WalkResult::advance();
+                     }).wasInterrupted())
+    fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kScalarizeAttr)}));
   if (streamed) {
     // Loaded already where this runs as tg-lower-kernel (a dependent
     // dialect); the library's pipeline emits before any pass runs.
