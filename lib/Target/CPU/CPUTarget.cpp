@@ -21,6 +21,8 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -221,6 +223,29 @@ static llvm::FunctionPassManager keptLoopsPipeline() {
   return fpm;
 }
 
+/// x86 has no vector integer division: instruction selection splits a
+/// vector one into lanes late, after CodeGenPrepare would have guarded
+/// each 64-bit divide with a 32-bit one where the operands fit (Zen's
+/// 32-bit divide is the faster one). Split here, so every lane gets it.
+static void splitVectorDivisions(llvm::Function &f) {
+  llvm::SmallVector<llvm::BinaryOperator *> divs;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (i.isIntDivRem() && isa<llvm::FixedVectorType>(i.getType()) && !isa<llvm::Constant>(i.getOperand(1)))
+      divs.push_back(cast<llvm::BinaryOperator>(&i));
+  for (llvm::BinaryOperator *d : divs) {
+    llvm::IRBuilder<> ib(d);
+    auto *vt = cast<llvm::FixedVectorType>(d->getType());
+    llvm::Value *out = llvm::PoisonValue::get(vt);
+    for (unsigned l = 0; l < vt->getNumElements(); ++l) {
+      llvm::Value *q = ib.CreateBinOp(d->getOpcode(), ib.CreateExtractElement(d->getOperand(0), l),
+                                      ib.CreateExtractElement(d->getOperand(1), l));
+      out = ib.CreateInsertElement(out, q, l);
+    }
+    d->replaceAllUsesWith(out);
+    d->eraseFromParent();
+  }
+}
+
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   std::string err;
   llvm::TargetMachine *tm = hostTargetMachine(err);
@@ -240,6 +265,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     f.addFnAttr("target-cpu", tm->getTargetCPU());
     f.addFnAttr("target-features", features(tm));
     f.addFnAttr(llvm::Attribute::NoUnwind);
+    splitVectorDivisions(f);
     // The emitter's wide vectors are split into registers of the preferred
     // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
     // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
