@@ -341,19 +341,6 @@ bool wideElementwise(Scheduler &k) {
   return false;
 }
 
-/// After tinygrad's choices: a reduce they unrolled whole (its lanes folded
-/// into each output one by one, a horizontal chain per output) also gets
-/// the store-contiguous output axis upcast by 8 (or 4), so the fold runs
-/// over vectors of outputs: each output still sums in tinygrad's order,
-/// and the emitter folds lane c of every output at once, one vertical op
-/// per reduce lane instead of a serial chain of extracts (clang reaches
-/// the same by unrolling tinygrad's C and vectorizing across outputs).
-/// cumsum_1d (16 outputs, a 16-wide masked window each): 0.45-0.55x ->
-/// 1.25-1.6x tinygrad in four bench runs; 16 lanes instead of 8 were no
-/// faster and took twice as long to compile. Not where a load walks the
-/// output axis with a stride: folding across outputs would then transpose
-/// their inputs lane by lane (layernorm's r_4_16, rows of 16: LLVM built
-/// 64-lane shuffles, 0.88x tinygrad and 12 ms of instruction selection).
 /// Whether every load other than through `store` moves along `r` by one
 /// element or not at all.
 bool loadsContiguousAlong(Scheduler &k, UOpRef store, UOpRef r) {
@@ -370,6 +357,19 @@ bool loadsContiguousAlong(Scheduler &k, UOpRef store, UOpRef r) {
   return contiguous;
 }
 
+/// After tinygrad's choices: a reduce they unrolled whole (its lanes folded
+/// into each output one by one, a horizontal chain per output) also gets
+/// the store-contiguous output axis upcast by 8 (or 4), so the fold runs
+/// over vectors of outputs: each output still sums in tinygrad's order,
+/// and the emitter folds lane c of every output at once, one vertical op
+/// per reduce lane instead of a serial chain of extracts (clang reaches
+/// the same by unrolling tinygrad's C and vectorizing across outputs).
+/// cumsum_1d (16 outputs, a 16-wide masked window each): 0.45-0.55x ->
+/// 1.25-1.6x tinygrad in four bench runs; 16 lanes instead of 8 were no
+/// faster and took twice as long to compile. Not where a load walks the
+/// output axis with a stride: folding across outputs would then transpose
+/// their inputs lane by lane (layernorm's r_4_16, rows of 16: LLVM built
+/// 64-lane shuffles, 0.88x tinygrad and 12 ms of instruction selection).
 bool verticalFold(Scheduler &k) {
   if (k.reduceOps().size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return false;

@@ -224,9 +224,10 @@ static llvm::FunctionPassManager keptLoopsPipeline() {
 }
 
 /// x86 has no vector integer division: instruction selection splits a
-/// vector one into lanes late, after CodeGenPrepare would have guarded
-/// each 64-bit divide with a 32-bit one where the operands fit (Zen's
-/// 32-bit divide is the faster one). Split here, so every lane gets it.
+/// vector one into 64-bit lanes late, where nothing narrows them. Split
+/// before LLVM's pipeline, each lane is a scalar divide that LLVM narrows
+/// to 32 bits where its operands fit or are guarded to (un_sin: `divl`
+/// only, no `divq`; Zen's 32-bit divide is the faster one).
 static void splitVectorDivisions(llvm::Function &f) {
   llvm::SmallVector<llvm::BinaryOperator *> divs;
   for (llvm::Instruction &i : llvm::instructions(f))
