@@ -70,6 +70,12 @@ const PatternMatcher &commutative();
 const PatternMatcher &simplifyValid();
 /// pm_cast_weak, and `sym + pm_cast_weak` (what tinygrad's symbolic tests run).
 const PatternMatcher &castWeak();
+/// pm_commit_weak for literals: a weak CONST source of a concrete Binary or
+/// Ternary node (or STORE value) becomes a CONST of that width.
+const PatternMatcher &commitWeak();
+/// The rule of pm_simplify_add_image that applies without images:
+/// float.cast(half).cast(float) -> float.
+const PatternMatcher &simplifyAddImageCasts();
 const PatternMatcher &symCastWeak();
 /// `sym + pm_move_where_on_load` (tinygrad's valid/index simplification).
 const PatternMatcher &symMoveWhereOnLoad();

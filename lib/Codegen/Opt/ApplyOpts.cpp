@@ -51,6 +51,11 @@ OptTarget OptTarget::host(unsigned maxThreads) {
   }();
   OptTarget t = probed;
   t.maxThreads = maxThreads;
+  // A VM's sysfs may report the whole socket's L3 (260 MB on a 2-vCPU
+  // Sapphire Rapids guest): TG_LAST_CACHE_BYTES states the share to plan for.
+  if (const char *e = std::getenv("TG_LAST_CACHE_BYTES"))
+    if (uint64_t v = std::strtoull(e, nullptr, 10))
+      t.lastCacheBytes = v;
   return t;
 }
 

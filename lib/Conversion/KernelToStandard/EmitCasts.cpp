@@ -28,10 +28,23 @@ Value Emitter::convert(Value v, DType from, DType to) {
   Value r = convertCompute(v, from, to);
   if (!r || !isHalfLike(to) || from == to)
     return r;
-  // A cast to half rounds: through the storage type and back.
-  Type mt = memoryType(b.getContext(), to);
-  Value h = arith::TruncFOp::create(b, loc, shapedLike(r, mt), r);
-  return arith::ExtFOp::create(b, loc, shapedLike(r, b.getF32Type()), h);
+  return roundToStorage(r, to);
+}
+
+Value Emitter::roundToStorage(Value v, DType dt) {
+  // Through the storage type and back.
+  Type mt = memoryType(b.getContext(), dt);
+  Value h = arith::TruncFOp::create(b, loc, shapedLike(v, mt), v);
+  return arith::ExtFOp::create(b, loc, shapedLike(v, b.getF32Type()), h);
+}
+
+Value Emitter::roundLikeC(UOpRef u, Value v) {
+  // tinygrad computes bfloat16 ALUs in float and casts each result back
+  // (create_non_native_float_pats); a half one is rounded where the C
+  // names it, in an `__fp16` variable: a WHERE, or a node used twice.
+  bool rounds = u->dtype == DType::BFloat16 ||
+                (u->dtype == DType::Float16 && (u->op == K::WHERE || users.lookup(u) > 1));
+  return rounds ? roundToStorage(v, u->dtype) : v;
 }
 
 Value Emitter::convertCompute(Value v, DType from, DType to) {

@@ -258,7 +258,8 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
   }
   if (!sym::isALU(u->op))
     return fail(u, "op has no CPU lowering");
-  return alu(u, in);
+  Value r = alu(u, in);
+  return r && isHalfLike(u->dtype) ? roundLikeC(u, r) : r;
 }
 
 } // namespace mlir::tinygrad::kernel_emitter

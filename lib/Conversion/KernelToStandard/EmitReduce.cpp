@@ -19,7 +19,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   if (!t)
     return fail(u, "unsupported dtype");
   bool f = isa<FloatType>(t);
-  auto combine = [&](Value cur, Value x) -> Value {
+  auto combineF32 = [&](Value cur, Value x) -> Value {
     switch (kind) {
     case tg::ReduceKind::Add:
       return f ? arith::AddFOp::create(b, loc, cur, x, contract()).getResult()
@@ -38,6 +38,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     }
     }
     return {};
+  };
+  // tinygrad's accumulator is a variable of the reduce's dtype: a half one
+  // rounds at every step.
+  auto combine = [&](Value cur, Value x) -> Value {
+    Value r = combineF32(cur, x);
+    return r && isHalfLike(dt) ? roundToStorage(r, dt) : r;
   };
   // The reduce ranges: loops, outermost first in axis order, and the
   // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists

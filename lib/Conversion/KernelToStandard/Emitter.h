@@ -42,8 +42,8 @@ using sym::UOpRef;
 
 /// The type a dtype computes in: weak ints in i64 (index math), weak floats
 /// at default_float (float32), bools as i1. half and bfloat16 compute in
-/// float32 and round only where C rounds (stores and casts), as tinygrad's
-/// C does with clang's __fp16/__bf16.
+/// float32 and round only where tinygrad's C rounds (stores, casts, named
+/// half variables, every bfloat16 op: Emitter::roundLikeC).
 inline Type scalarType(MLIRContext *ctx, DType dt) {
   Builder b(ctx);
   switch (dt) {
@@ -320,6 +320,10 @@ private:
   bool streamed = false;
 
   Value convert(Value v, DType from, DType to);
+  /// A half-like value (computed in f32) rounded to its storage type.
+  Value roundToStorage(Value v, DType dt);
+  /// u's value rounded where tinygrad's C rounds it (see EmitCasts.cpp).
+  Value roundLikeC(UOpRef u, Value v);
   Value convertCompute(Value v, DType from, DType to);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);

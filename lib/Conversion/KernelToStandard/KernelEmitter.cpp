@@ -17,6 +17,7 @@
 #include "Emitter.h"
 
 #include "tinygrad/Conversion/KernelToStandard.h"
+#include "tinygrad/Codegen/CExpressions.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include <chrono>
 #include <thread>
@@ -273,11 +274,22 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     if (k)
       k = opt::lowerThreadRanges(ctx, k);
   }
+  // tinygrad's "add images" rewrite, bottom up as there.
+  if (k)
+    k = sym::graphRewriteBottomUp(ctx, k, sym::simplifyAddImageCasts());
   // tinygrad's order: dtype decomps, then the late ones (transcendentals).
   if (k)
     k = decomp::dtypeDecompositions(ctx, k);
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
+  // tinygrad commits weak literals in index lowering, before rendering:
+  // emitted at default_float and converted, a double's constants would lose
+  // their low bits.
+  if (k)
+    k = sym::graphRewrite(ctx, k, sym::commitWeak());
+  // Float chains in the order clang evaluates tinygrad's rendering.
+  if (k)
+    k = codegen::cEvaluationOrder(ctx, k);
   if (!k) {
     mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
     return failure();

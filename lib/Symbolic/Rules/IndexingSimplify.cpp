@@ -149,4 +149,15 @@ std::vector<pat::Rule> indexingSimplifyRules() {
   };
 }
 
+std::vector<pat::Rule> simplifyAddImageCastRules() {
+  return {
+      // pm_simplify_add_image runs on every kernel, images or not: a float
+      // rounded through half and back is the float (tinygrad's C never
+      // rounds it; half outputs of a fused kernel stay full precision).
+      {"x.cast(half).cast(float) -> x",
+       var(n::x, DType::Float32).cast(DType::Float16).cast(DType::Float32),
+       [](pat::Match &m) { return m[n::x]; }},
+  };
+}
+
 } // namespace mlir::tinygrad::sym::rules

@@ -57,6 +57,16 @@ const PatternMatcher &sym::castWeak() {
   return pm;
 }
 
+const PatternMatcher &sym::commitWeak() {
+  static const PatternMatcher pm(commitWeakRules());
+  return pm;
+}
+
+const PatternMatcher &sym::simplifyAddImageCasts() {
+  static const PatternMatcher pm(simplifyAddImageCastRules());
+  return pm;
+}
+
 const PatternMatcher &sym::symCastWeak() {
   static const PatternMatcher pm = [] {
     PatternMatcher m = symMatcher();

@@ -2,7 +2,8 @@
 //
 // A concrete CAST over a weak node commits the weak sources at the width the
 // CAST states (never narrower than the node's default dtype); a CAST of a weak
-// CONST becomes a CONST of the CAST's dtype (`commit_weak`).
+// CONST becomes a CONST of the CAST's dtype (`commit_weak`). pm_commit_weak's
+// literal half: a weak CONST in a concrete node commits at the node's width.
 //
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
@@ -47,7 +48,64 @@ UOpRef castWeakSrcs(pat::Match &m) {
   return committed ? py::cast(m.ctx, committed, c->dtype) : nullptr;
 }
 
+/// commit_weak_srcs(u), for the weak CONST sources: a literal in a concrete
+/// node takes the node's width (a float64 op's 1/ln2 stays a double, a half
+/// op's 0.1 rounds to half) instead of the default_float it would lower to.
+/// A weak non-CONST source keeps its edge: emission converts it there, the
+/// same value as tinygrad's cast.
+UOpRef commitWeakConstSrcs(pat::Match &m) {
+  const char *R = "commit_weak_srcs";
+  UOpRef u = m[n::u];
+  bool anyWeakConst = false;
+  llvm::SmallVector<DType, 3> dts;
+  for (UOpRef s : u->src) {
+    anyWeakConst |= s->op == Op::CONST && isWeak(s->dtype) && !s->val().isInvalid();
+    dts.push_back(s->dtype);
+  }
+  if (!anyWeakConst)
+    return nullptr;
+  // WHERE's condition is no part of the width (bool joins nothing).
+  if (u->op == Op::WHERE)
+    dts.erase(dts.begin());
+  auto dt = leastUpperDType(dts);
+  if (!dt)
+    return py::fail(m.ctx, R, "least_upper_dtype raised");
+  if (isWeak(*dt))
+    return nullptr;
+  llvm::SmallVector<UOpRef, 3> src;
+  for (auto [i, s] : llvm::enumerate(u->src)) {
+    bool commit = s->op == Op::CONST && isWeak(s->dtype) && !s->val().isInvalid() &&
+                  !(u->op == Op::WHERE && i == 0);
+    UOpRef c = commit ? py::commitWeak(m.ctx, s, *dt, R) : s;
+    if (!c)
+      return nullptr;
+    src.push_back(c);
+  }
+  UOpRef r = m.ctx.alu(u->op, src);
+  return r && r->dtype == u->dtype ? r : nullptr;
+}
+
 } // namespace
+
+std::vector<pat::Rule> commitWeakRules() {
+  return {
+      {"commit_weak_srcs (CONST)", op(binaryOps() | ternaryOps(), n::u), commitWeakConstSrcs},
+      // demand from the destination: a stored weak literal commits at the buffer's dtype
+      {"STORE(idx, weak CONST) -> commit_weak",
+       up(Op::STORE, {var(n::x), cvar(n::c, weakDTypes())}, n::u).allowAnyLen(),
+       [](pat::Match &m) -> UOpRef {
+         UOpRef u = m[n::u], x = m[n::x], c = m[n::c];
+         if (isWeak(x->dtype) || c->val().isInvalid())
+           return nullptr;
+         UOpRef v = py::commitWeak(m.ctx, c, x->dtype, "pm_commit_weak");
+         if (!v)
+           return nullptr;
+         llvm::SmallVector<UOpRef, 4> src(u->src.begin(), u->src.end());
+         src[1] = v;
+         return m.ctx.replaceSrc(u, src);
+       }},
+  };
+}
 
 std::vector<pat::Rule> castWeakRules() {
   return {
