@@ -223,11 +223,13 @@ def main():
   ap.add_argument("--programs", type=int, default=100)
   ap.add_argument("--seed", type=int, default=0)
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
+  ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
   bad = 0
-  for i in range(args.programs):
+  todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
+  for i in todo:
     rng = random.Random(f"{args.seed}/{i}")
     before = (hook.stats["mismatched"], hook.stats["failed"])
     steps = []
@@ -245,7 +247,7 @@ def main():
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['mismatched'] - before[0]} mismatched, "
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
   s = hook.stats
-  print(f"random-kernels: {args.programs} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
+  print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
         f"{s['failed']} rejected")
   return 1 if bad else 0
 

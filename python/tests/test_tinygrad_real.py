@@ -211,5 +211,18 @@ class TestAutoImport(unittest.TestCase):
         self.assertIn("tinygrad-mlir: 1 kernels compiled in this process", p.stdout)
 
 
+@unittest.skipIf(SKIP, SKIP)
+class TestRandomKernels(unittest.TestCase):
+    def test_random_programs_match_tinygrads_kernels(self):
+        # scripts/random-kernels.py: every kernel of random tensor programs checked against tinygrad's
+        # own program on the same inputs (TINYGRAD_MLIR_CHECK); clang-22 so tinygrad can build bfloat16
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        n = os.environ.get("TG_RANDOM_KERNEL_PROGRAMS", "60")
+        p = run_py([PY, script, "--programs", n, "--seed", os.environ.get("TG_RANDOM_SEED", "7")], "CPU:MLIR",
+                   {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, rf"random-kernels: {n} programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected")
+
+
 if __name__ == "__main__":
     unittest.main()

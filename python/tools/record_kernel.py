@@ -9,7 +9,7 @@ flush them).
 usage: cd <tinygrad> && DEV=CPU CACHELEVEL=0 PYTHONPATH=<repo>/python:. python3 record_kernel.py NAME > NAME.json
 Programs are defined in PROGRAMS below.
 """
-import json, math, sys
+import json, math, struct, sys
 
 import tinygrad.codegen as codegen
 from tinygrad import Tensor, dtypes
@@ -37,8 +37,39 @@ def fp8e5m2_mul_add():
     return a, "fp8e5m2 a*a+1 (computed at half, stored as fp8e5m2)", a * a + 1
 
 
+# values as tinygrad's C computes them (test/Codegen/c-semantics.test)
+def f64_exp():
+  a = Tensor([10 + k * 1e-5 for k in range(-80, 81)], dtype=dtypes.float64).realize()
+  return a, "float64 exp(x)-exp(10) near 10: the weak 1/ln2 literal commits at float64 (at float32: 1e-3 off)", \
+    a.exp() - 22026.465794806718
+
+
+def sin_near_k_pi():
+  a = Tensor([k * math.pi / 4 + d for k in range(-40, 41) for d in (-1e-3, 0.0, 2e-3)], dtype=dtypes.float32).realize()
+  return a, "float32 sin near k*pi/4: Cody-Waite terms summed in the C's (reordered) evaluation order", a.sin()
+
+
+def half_named_rounding():
+  a = Tensor([x / 7 for x in range(-60, 61)], dtype=dtypes.half).realize()
+  y = a * 3.7 + 0.1
+  return a, "half y used twice: the C names it in an __fp16 variable, which rounds", (y * y).cast(dtypes.float32)
+
+
+def bf16_chain():
+  a = Tensor([x / 9 for x in range(-60, 61)], dtype=dtypes.bfloat16).realize()
+  return a, "bfloat16 chain: every op computes in float and rounds back", ((a * 1.37 + 0.3) * a - 0.7).cast(dtypes.float32)
+
+
+def half_sum_roundtrip():
+  a = Tensor([[x * 37.25 + y * 0.1 for y in range(8)] for x in range(8)], dtype=dtypes.half).realize()
+  return a, "a half sum cast to float: the float->half->float pair is dropped (pm_simplify_add_image)", \
+    a.sum(1).cast(dtypes.float32).max()
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
-            "fp8e5m2_mul_add": fp8e5m2_mul_add}
+            "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
+            "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
+            "half_sum_roundtrip": half_sum_roundtrip}
 
 
 def main():
@@ -63,6 +94,10 @@ def main():
     def values(t):
         mem = t.uop.base.buffer.as_memoryview()
         if t.dtype in dtypes.fp8s: return [enc(fp8_to_float(b, t.dtype)) for b in mem.cast("B")]
+        if t.dtype == dtypes.half:
+            return [enc(struct.unpack("<e", struct.pack("<H", h))[0]) for h in mem.cast("H")]
+        if t.dtype == dtypes.bfloat16:
+            return [enc(struct.unpack("<f", struct.pack("<I", h << 16))[0]) for h in mem.cast("H")]
         return [enc(v) for v in mem.cast(t.dtype.fmt)]
     buffers = [out, inp]
     rec = {"id": name, "description": description, "ast": uop_to_json(asts[0]),

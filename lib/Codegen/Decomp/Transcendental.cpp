@@ -269,9 +269,9 @@ bool transcendentalDType(DType dt) {
 
 } // namespace
 
-const sym::PatternMatcher &transcendentalPatterns() {
+std::vector<sym::pat::Rule> transcendentalRules() {
   static const DTypeSet kFloats{DType::Float16, DType::Float32, DType::Float64};
-  static const sym::PatternMatcher pm = std::vector<Rule>{
+  return std::vector<Rule>{
       {"xexp2", up(Op::EXP2, {var(n::d)}, Name::None, kFloats),
        [](Match &m) { B b{m.ctx}; return xexp2(b, m[n::d]); }},
       {"xlog2", up(Op::LOG2, {var(n::d)}, Name::None, kFloats),
@@ -291,7 +291,15 @@ const sym::PatternMatcher &transcendentalPatterns() {
          return m.ctx.cast(f, x->dtype);
        }},
   };
-  (void)transcendentalDType;
+}
+
+const sym::PatternMatcher &transcendentalPatterns() {
+  static const sym::PatternMatcher pm = [] {
+    sym::PatternMatcher m(transcendentalRules());
+    // tinygrad's "late decompositions" rewrite runs both lists at once.
+    m.add(lateFloatRules());
+    return m;
+  }();
   return pm;
 }
 

@@ -277,12 +277,18 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // tinygrad's "add images" rewrite, bottom up as there.
   if (k)
     k = sym::graphRewriteBottomUp(ctx, k, sym::simplifyAddImageCasts());
+  // "lower all index dtypes" commits weak literals and "final symbolic"
+  // folds what that decides: a clip bound past half's range is inf there.
+  if (k)
+    k = sym::graphRewrite(ctx, k, sym::commitWeak());
+  if (k)
+    k = sym::graphRewrite(ctx, k, sym::symbolic());
   // tinygrad's order: dtype decomps, then the late ones (transcendentals).
   if (k)
     k = decomp::dtypeDecompositions(ctx, k);
   if (k)
     k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
-  // tinygrad commits weak literals in index lowering, before rendering:
+  // "final rewrite" commits the literals the decompositions minted:
   // emitted at default_float and converted, a double's constants would lose
   // their low bits.
   if (k)

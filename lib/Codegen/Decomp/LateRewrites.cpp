@@ -1,0 +1,39 @@
+//===- LateRewrites.cpp - get_late_rewrite_patterns for the CPU's ops -----===//
+//
+// tinygrad/codegen/decomp/op.py's late rewrites that change a float value
+// or the shape of a float expression, for the ops tinygrad's Clang renderer
+// has (FDIV, NEG, SUB; no RECIPROCAL): `a*(1/b)` divides once instead of
+// rounding the reciprocal, and `x + y*-1` becomes `x - y`, which is no ADD
+// for the C's parenthesis stripping (CExpressions.h) to flatten. The
+// integer rewrites of that list give the same values and stay out of the
+// index math our lowering reads.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Codegen/Decompositions.h"
+
+namespace mlir::tinygrad::decomp {
+using sym::Op;
+using sym::UOpRef;
+using namespace sym::pat;
+namespace n = sym::pat::names;
+
+std::vector<sym::pat::Rule> lateFloatRules() {
+  return {
+      {"x*-1 -> NEG(x)", var(n::x, floatDTypes()) * -1,
+       [](Match &m) { return m.ctx.alu(Op::NEG, {m[n::x]}); }},
+      {"x+NEG(y) -> SUB(x, y)", var(n::x, floatDTypes()) + up(Op::NEG, {var(n::y)}),
+       [](Match &m) { return m.ctx.alu(Op::SUB, {m[n::x], m[n::y]}); }},
+      // The literal is weak in tinygrad: it commits at the reciprocal's
+      // float dtype (an int operand converts at the division, as in C).
+      {"reciprocal(x) -> 1/x", up(Op::RECIPROCAL, {var(n::x)}, n::r),
+       [](Match &m) -> UOpRef {
+         UOpRef r = m[n::r];
+         UOpRef d = m.ctx.alu(Op::FDIV, {m.ctx.cnst(Scalar::fromFloat(1.0), r->dtype), m[n::x]});
+         return d && d->dtype == r->dtype ? d : nullptr;
+       }},
+      {"a*(1/b) -> a/b", var(n::a) * up(Op::FDIV, {cfloat(1.0), var(n::b)}, Name::None, floatDTypes()),
+       [](Match &m) { return m.ctx.alu(Op::FDIV, {m[n::a], m[n::b]}); }},
+  };
+}
+
+} // namespace mlir::tinygrad::decomp
