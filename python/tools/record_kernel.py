@@ -66,10 +66,24 @@ def half_sum_roundtrip():
     a.sum(1).cast(dtypes.float32).max()
 
 
+def half_times_reciprocal():
+  a = Tensor([x / 5 for x in range(-60, 61)], dtype=dtypes.half).realize()
+  r = (a * a + 1).reciprocal()
+  return a, "half a*(1/b): tinygrad divides (a/b), the reciprocal's own use is named and rounds", \
+    (a * r + r).cast(dtypes.float32)
+
+
+def half_clip_cast():
+  a = Tensor([x / 64 for x in range(-2000, 2001)], dtype=dtypes.half).realize()
+  return a, "a clip to +-2^20 on half: the bounds commit to inf and fold, so nothing rounds before the cast", \
+    (a * a + 1).sqrt().clip(-(1 << 20), 1 << 20).cast(dtypes.int64)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
-            "half_sum_roundtrip": half_sum_roundtrip}
+            "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
+            "half_clip_cast": half_clip_cast}
 
 
 def main():
