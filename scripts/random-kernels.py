@@ -25,7 +25,7 @@ os.environ.setdefault("PARALLEL", "0")
 os.environ.setdefault("DEV", "CPU:MLIR")
 
 import numpy as np  # noqa: E402
-from tinygrad import Tensor, dtypes  # noqa: E402
+from tinygrad import Tensor, Variable, dtypes  # noqa: E402
 
 import tinygrad_mlir.tinygrad as hook  # noqa: E402
 
@@ -66,7 +66,8 @@ def leaf(rng, shape, dtype):
 def partner(rng, t):
   """A broadcastable operand of t's dtype: some axes of size 1, sometimes a scalar."""
   if rng.random() < 0.2: return rng.choice([2, 3, -1]) if dtypes.is_int(t.dtype) else rng.choice([0.5, -1.5, 2.0])
-  return leaf(rng, tuple(s if rng.random() < 0.7 else 1 for s in t.shape), t.dtype)
+  shape = tuple(s if rng.random() < 0.7 else 1 for s in t.shape)
+  return leaf(rng, tuple(s if isinstance(s, int) else 1 for s in shape), t.dtype)  # a Variable axis broadcasts
 
 
 def float_step(rng, t):
@@ -218,11 +219,32 @@ def program(rng):
   return t, steps
 
 
+def variable_program(rng):
+  """A slice of bound-Variable length (the kernels take it as a launch argument), then elementwise ops and
+  reductions over either axis."""
+  n, m = rng.choice(SIZES[6:]), rng.choice(SIZES[:20])
+  dtype = rng.choice([dtypes.float32, dtypes.float32, dtypes.float16, dtypes.int32])
+  t = leaf(rng, (n, m), dtype)[:Variable("v", 1, n).bind(rng.randint(1, n))]
+  steps = [f"variable {t.dtype.name}[:v of {n}, {m}]"]
+  TRACE.clear()
+  for _ in range(rng.randint(1, 4)):
+    r = rng.random()
+    if r < 0.6:
+      t = float_step(rng, t) if dtypes.is_float(t.dtype) else int_step(rng, t)
+    elif t.ndim == 2:
+      ax, op = rng.randrange(2), rng.choice(["sum", "max"])
+      t = getattr(t, op)(ax)
+      note(f"{op}({ax})")
+    steps.append(f"{TRACE.pop() if TRACE else 'step'} -> {t.dtype.name}")
+  return t, steps
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   ap.add_argument("--programs", type=int, default=100)
   ap.add_argument("--seed", type=int, default=0)
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
+  ap.add_argument("--variables", action="store_true", help="programs over slices of bound-Variable length")
   ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
@@ -234,7 +256,7 @@ def main():
     before = (hook.stats["mismatched"], hook.stats["failed"])
     steps = []
     try:
-      t, steps = program(rng)
+      t, steps = (variable_program if args.variables else program)(rng)
       t.realize()
     except Exception as e:
       if before == (hook.stats["mismatched"], hook.stats["failed"]) and not isinstance(e, hook.MLIRCompileError):

@@ -223,6 +223,13 @@ class TestRandomKernels(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
         self.assertRegex(p.stdout, rf"random-kernels: {n} programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected")
 
+    def test_variable_length_programs_match(self):
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--variables", "--programs", "30", "--seed", "7"], "CPU:MLIR",
+                   {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"random-kernels: 30 programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected")
+
 
 if __name__ == "__main__":
     unittest.main()
