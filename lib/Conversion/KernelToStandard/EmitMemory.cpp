@@ -69,6 +69,17 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   }
   a.lanes = numLanes(shape);
   a.gate = {};
+  a.laneGates.clear();
+  if (gateU && !laneShape(gateU).empty()) {
+    // What tinygrad's expander leaves symbolic to do: each lane's gate with
+    // its lane values in place, simplified over the loop ranges (a padded
+    // convolution's border lanes are statically in or out).
+    a.laneGates = staticLaneGates(gateU, shape);
+    if (llvm::all_of(a.laneGates, [](int8_t g) { return g == 1; })) {
+      a.laneGates.clear();
+      gateU = nullptr;
+    }
+  }
   if (gateU) {
     Value g = emitL(gateU);
     if (!g)
@@ -157,6 +168,21 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   return success();
 }
 
+SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape) {
+  sym::Context &ctx = gate->ctx();
+  SmallVector<UOpRef, 2> gs = laneShape(gate);
+  SmallVector<int8_t> out;
+  for (unsigned l = 0, n = numLanes(shape); l < n; ++l) {
+    LaneVals vals = laneVals(shape, l);
+    llvm::DenseMap<UOpRef, UOpRef> at;
+    for (UOpRef r : gs)
+      at[r] = ctx.constInt(vals.lookup(r), r->dtype);
+    UOpRef g = sym::graphRewrite(ctx, sym::substitute(ctx, gate, at), sym::symMatcher());
+    out.push_back(g && g->op == K::CONST && g->val().isBool() ? int8_t(g->val().b) : int8_t(-1));
+  }
+  return out;
+}
+
 Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {
   if (!a.linear)
     return a.lanes == 1 ? a.idx : vector::ExtractOp::create(ob, loc, a.idx, l).getResult();
@@ -208,9 +234,18 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
   }
   // A gather: lane by lane, each gated lane behind its own branch.
   SmallVector<Value> elems;
+  auto passLane = [&](OpBuilder &pb, unsigned l) -> Value {
+    return pass ? pickLanes(pb, pass, {(int64_t)l})
+                : arith::ConstantOp::create(pb, loc, pb.getZeroAttr(mt)).getResult();
+  };
   for (unsigned l = 0; l < a.lanes; ++l) {
-    if (!mask) {
+    int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
+    if (!mask || known == 1) {
       elems.push_back(memref::LoadOp::create(ob, loc, a.buf, ValueRange{laneAddress(ob, a, l)}));
+      continue;
+    }
+    if (known == 0) {
+      elems.push_back(passLane(ob, l));
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);
@@ -221,9 +256,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
                          memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
                              .getResult());
     OpBuilder fb = ifOp.getElseBodyBuilder();
-    scf::YieldOp::create(fb, loc,
-                         pass ? pickLanes(fb, pass, {(int64_t)l})
-                              : arith::ConstantOp::create(fb, loc, fb.getZeroAttr(mt)).getResult());
+    scf::YieldOp::create(fb, loc, passLane(fb, l));
     elems.push_back(ifOp.getResult(0));
   }
   return vector::FromElementsOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), elems);

@@ -141,6 +141,9 @@ private:
     /// Lane l's place in the segments laid end to end.
     SmallVector<int64_t> segPos;
     bool distinct = false; ///< no two lanes share an address
+    /// Per lane of a lane-gated access: 1 always in, 0 never, -1 decided
+    /// at run time (empty: not known per lane).
+    SmallVector<int8_t> laneGates;
     bool contiguous() const;
     bool splat() const;
   };
@@ -296,6 +299,8 @@ private:
   Value loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass = {});
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
+  /// Each lane's gate simplified with its lane values substituted.
+  SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape);
   LogicalResult emitEffect(UOpRef u);
   LogicalResult emitStore(UOpRef u);
   /// `streamAlign`: non-zero where the store may bypass the caches (see
