@@ -205,10 +205,6 @@ def program(rng):
       continue
     if r < 0.35:
       t = float_step(rng, t) if dtypes.is_float(t.dtype) else int_step(rng, t)
-      # tinygrad's C computes 8- and 16-bit integer ALU chains in C's int and wraps only where it
-      # names a variable or stores; we (and the IR's dtypes) wrap at every op. A kernel boundary
-      # after each such op keeps overflowing intermediates out of the comparison (docs/Design.md).
-      if t.dtype.itemsize < 4 and dtypes.is_int(t.dtype): t = t.contiguous()
     elif r < 0.6:
       t = movement_step(rng, t)
     elif r < 0.8:

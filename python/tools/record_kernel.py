@@ -79,11 +79,18 @@ def half_clip_cast():
     (a * a + 1).sqrt().clip(-(1 << 20), 1 << 20).cast(dtypes.int64)
 
 
+def uint8_promotion():
+  a = Tensor([(x * 37) % 256 for x in range(200)], dtype=dtypes.uint8).realize()
+  b = a.flip(0)
+  return a, "uint8 (a+b)//2 + (a*b)>>8, max(a+a, 100): C computes inline chains in int, MAX's operands wrap", \
+    ((a + b) // 2 + ((a * b) >> 8)).maximum((a + a).maximum(100))
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
             "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
-            "half_clip_cast": half_clip_cast}
+            "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion}
 
 
 def main():

@@ -56,6 +56,7 @@ Value Emitter::emitL(UOpRef u) {
       if (!ownOperands && !emitL(s))
         return {};
     setInsertionAt(depth);
+    promotedOut = {};
     v = emitNode(u);
   }
   if (!v) {
@@ -64,8 +65,74 @@ Value Emitter::emitL(UOpRef u) {
     fail(u, Twine("no CPU lowering at dtype ") + getName(u->dtype));
     return {};
   }
-  memo[u] = {v, unsigned(depth), scopes[depth].id};
+  memo[u] = {v, unsigned(depth), scopes[depth].id, promotedOut};
+  promotedOut = {};
   return v;
+}
+
+static bool isNarrowInt(DType dt) {
+  return dt == DType::Int8 || dt == DType::UInt8 || dt == DType::Int16 || dt == DType::UInt16;
+}
+
+/// A FLOORDIV/FLOORMOD tinygrad's decompositions turn into one shift, mask,
+/// CDIV or CMOD (a power-of-two divisor, or operands of known signs).
+static bool plainDivision(UOpRef u) {
+  UOpRef a = u->src[0], d = u->src[1];
+  if (d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i))
+    return true;
+  auto lt0 = [](const Scalar &x) { return x.isInt() && x.i < 0; };
+  auto ge0 = [](const Scalar &x) { return x.isInt() && x.i >= 0; };
+  auto gt0 = [](const Scalar &x) { return x.isInt() && x.i > 0; };
+  auto le0 = [](const Scalar &x) { return x.isInt() && x.i <= 0; };
+  return (ge0(a->vmin()) && gt0(d->vmin())) || (le0(a->vmax()) && lt0(d->vmax()));
+}
+
+Value Emitter::promotedAlu(UOpRef u, ArrayRef<Value> in) {
+  // C promotes 8- and 16-bit operands to int: tinygrad's C wraps such a
+  // value only where it names a variable (a WHERE, MAX's operands and
+  // result, a node used twice), casts or stores it; `(a+b)>>1` on uint8
+  // keeps the carry. Comparisons compare the int values.
+  K op = u->op;
+  bool cmp = sym::isComparison(op);
+  DType opdt = u->dtype;
+  if (cmp) {
+    auto lub = leastUpperDType({u->src[0]->dtype, u->src[1]->dtype});
+    opdt = lub ? *lub : u->src[0]->dtype;
+  }
+  bool promotes = op == K::ADD || op == K::SUB || op == K::MUL || op == K::NEG || op == K::SHL ||
+                  op == K::SHR || op == K::AND || op == K::OR || op == K::XOR || op == K::CDIV ||
+                  op == K::CMOD || op == K::FLOORDIV || op == K::FLOORMOD || op == K::MAX || cmp;
+  if (!promotes || !isNarrowInt(opdt) || in.size() != u->src.size())
+    return {};
+  SmallVector<Value, 3> wide;
+  for (size_t i = 0; i < in.size(); ++i) {
+    // MAX is written `(a<b)?b:a`, and a floor division that needs its sign
+    // fix-up reads its operands again (floordiv_to_idiv): used twice there,
+    // they are named and wrapped.
+    bool named = op == K::MAX || ((op == K::FLOORDIV || op == K::FLOORMOD) && !plainDivision(u));
+    Value w = !named && i < promotedIn.size() && promotedIn[i] ? promotedIn[i]
+                                                     : convert(in[i], u->src[i]->dtype, DType::Int32);
+    if (!w)
+      return {};
+    wide.push_back(w);
+  }
+  // The same op at int, on a stand-in node of int dtype.
+  sym::Context &ctx = u->ctx();
+  SmallVector<UOpRef, 3> src;
+  for (UOpRef s : u->src)
+    src.push_back(ctx.cast(s, DType::Int32));
+  UOpRef asInt = ctx.alu(op, src);
+  if (!asInt)
+    return {};
+  Value r = alu(asInt, wide);
+  if (!r || cmp)
+    return r;
+  Value narrow = convert(r, DType::Int32, u->dtype);
+  // Inline in the C (used once, not written as a WHERE): its consumer
+  // reads the int value.
+  if (op != K::MAX && users.lookup(u) == 1)
+    promotedOut = r;
+  return narrow;
 }
 
 Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
@@ -196,11 +263,14 @@ Value Emitter::emitNode(UOpRef u) {
   SmallVector<UOpRef, 2> shape = laneShape(u);
   bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::CONST;
   SmallVector<Value, 3> in;
+  promotedIn.clear();
   if (!ownOperands)
     for (UOpRef s : u->src) {
       // A copy: laneShape may grow the map.
       SmallVector<UOpRef, 2> from = laneShape(s);
-      in.push_back(broadcastTo(memo.lookup(s).v, from, shape));
+      const Memo &m = memo.lookup(s);
+      in.push_back(broadcastTo(m.v, from, shape));
+      promotedIn.push_back(m.promoted ? broadcastTo(m.promoted, from, shape) : Value());
     }
   return emitNodeOp(u, in);
 }
@@ -218,7 +288,10 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
     return it->second;
   }
   case K::CAST: {
-    Value x = convert(in[0], u->src[0]->dtype, u->dtype);
+    // C casts an inline 8/16-bit integer expression from its int value.
+    bool fromInt = !promotedIn.empty() && promotedIn[0];
+    Value x = fromInt ? convert(promotedIn[0], DType::Int32, u->dtype)
+                      : convert(in[0], u->src[0]->dtype, u->dtype);
     if (!x)
       return fail(u, Twine("no CPU lowering from ") + getName(u->src[0]->dtype) + " to " + getName(u->dtype));
     return x;
@@ -258,6 +331,8 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
   }
   if (!sym::isALU(u->op))
     return fail(u, "op has no CPU lowering");
+  if (Value p = promotedAlu(u, in))
+    return p;
   Value r = alu(u, in);
   return r && isHalfLike(u->dtype) ? roundLikeC(u, r) : r;
 }

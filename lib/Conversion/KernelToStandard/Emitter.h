@@ -119,6 +119,9 @@ private:
   struct Memo {
     Value v;
     unsigned depth, scopeId;
+    /// An 8- or 16-bit integer ALU value the C keeps inline: its value in
+    /// C's `int` (integer promotion), before the wrap a variable would give.
+    Value promoted = {};
   };
   /// Lane values for one index: fixed by the axis values of the shape.
   using LaneVals = llvm::DenseMap<UOpRef, int64_t>;
@@ -325,6 +328,13 @@ private:
   bool streamed = false;
 
   Value convert(Value v, DType from, DType to);
+  /// The sources' promoted values (null where none) for the node being
+  /// emitted, and the promoted value it leaves for its consumer.
+  SmallVector<Value, 3> promotedIn;
+  Value promotedOut;
+  /// u's ALU over 8- and 16-bit integers in C's int, as tinygrad's C
+  /// computes it; null where u is not such a node.
+  Value promotedAlu(UOpRef u, ArrayRef<Value> in);
   /// A half-like value (computed in f32) rounded to its storage type.
   Value roundToStorage(Value v, DType dt);
   /// u's value rounded where tinygrad's C rounds it (see EmitCasts.cpp).
