@@ -86,11 +86,18 @@ def uint8_promotion():
     ((a + b) // 2 + ((a * b) >> 8)).maximum((a + a).maximum(100))
 
 
+def bf16_gelu():
+  a = Tensor([x / 20 for x in range(-80, 81)], dtype=dtypes.bfloat16).realize()
+  return a, "bfloat16 gelu: each op rounds back, so its x*x*x is no chain to evaluate in the C's order", \
+    a.gelu().cast(dtypes.float32)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
             "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
-            "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion}
+            "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion,
+            "bf16_gelu": bf16_gelu}
 
 
 def main():

@@ -17,7 +17,11 @@ sym::UOpRef cEvaluationOrder(sym::Context &ctx, sym::UOpRef sink) {
   for (UOpRef u : order)
     for (UOpRef s : u->src)
       ++uses[s];
-  auto isChain = [](UOpRef u) { return (u->op == Op::ADD || u->op == Op::MUL) && isFloat(u->dtype); };
+  // bfloat16 ops are each a float op cast back (create_non_native_float_pats):
+  // the casts keep them apart, no chain to flatten.
+  auto isChain = [](UOpRef u) {
+    return (u->op == Op::ADD || u->op == Op::MUL) && isFloat(u->dtype) && u->dtype != DType::BFloat16;
+  };
   llvm::DenseMap<UOpRef, UOpRef> rebuilt;
   // A chain node's operands as C sees them, left to right (rebuilt nodes).
   llvm::DenseMap<UOpRef, llvm::SmallVector<UOpRef, 4>> operands;
