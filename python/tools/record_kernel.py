@@ -92,12 +92,20 @@ def bf16_gelu():
     a.gelu().cast(dtypes.float32)
 
 
+def narrow_int_sub_mod():
+  a = Tensor([(x * 53) % 256 for x in range(240)], dtype=dtypes.uint8).realize()
+  u = a.cast(dtypes.uint16)
+  i = a.cast(dtypes.int8)
+  return a, "uint16 (a-b)>>2 keeps C's borrow (x + y*-1 is SUB), int8 x % 7 is C's % where the bounds say x >= 0", \
+    ((u - u.flip(0)) >> 2).cast(dtypes.int32) + (i * (i != 0).cast(dtypes.int8) % 7).cast(dtypes.int32)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
             "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
             "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion,
-            "bf16_gelu": bf16_gelu}
+            "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod}
 
 
 def main():

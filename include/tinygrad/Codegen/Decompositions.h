@@ -17,9 +17,9 @@ namespace mlir::tinygrad::decomp {
 /// xexp2 / xlog2 / xsin (get_transcendental_patterns without SQRT: the CPU
 /// target keeps SQRT).
 std::vector<sym::pat::Rule> transcendentalRules();
-/// get_late_rewrite_patterns' float rules for the Clang renderer's ops:
-/// RECIPROCAL as FDIV, `a*(1/b)` as `a/b`, NEG and SUB.
-std::vector<sym::pat::Rule> lateFloatRules();
+/// get_late_rewrite_patterns for the Clang renderer's ops, where values differ:
+/// RECIPROCAL as FDIV, `a*(1/b)` as `a/b`, NEG and SUB (floats, concrete ints).
+std::vector<sym::pat::Rule> lateRewriteRules();
 /// tinygrad's "late decompositions": both lists in one rewrite.
 const sym::PatternMatcher &transcendentalPatterns();
 

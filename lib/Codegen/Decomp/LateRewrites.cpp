@@ -1,12 +1,12 @@
 //===- LateRewrites.cpp - get_late_rewrite_patterns for the CPU's ops -----===//
 //
-// tinygrad/codegen/decomp/op.py's late rewrites that change a float value
-// or the shape of a float expression, for the ops tinygrad's Clang renderer
-// has (FDIV, NEG, SUB; no RECIPROCAL): `a*(1/b)` divides once instead of
-// rounding the reciprocal, and `x + y*-1` becomes `x - y`, which is no ADD
-// for the C's parenthesis stripping (CExpressions.h) to flatten. The
-// integer rewrites of that list give the same values and stay out of the
-// index math our lowering reads.
+// tinygrad/codegen/decomp/op.py's late rewrites that change a value or the
+// shape of an expression, for the ops tinygrad's Clang renderer has (FDIV,
+// NEG, SUB; no RECIPROCAL): `a*(1/b)` divides once instead of rounding the
+// reciprocal, and `x + y*-1` becomes `x - y`, which is no ADD for the C's
+// parenthesis stripping (CExpressions.h) to flatten and, on 8/16-bit ints,
+// keeps C's borrow. Its other integer rewrites give the same values and
+// stay out of the index math our lowering reads.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/Decompositions.h"
@@ -17,8 +17,30 @@ using sym::UOpRef;
 using namespace sym::pat;
 namespace n = sym::pat::names;
 
-std::vector<sym::pat::Rule> lateFloatRules() {
+/// A CONST that is -1 at x's width (tinygrad keeps a committed literal's
+/// mathematical value, -1; ours wraps it to the dtype, 65535 for uint16).
+static bool minusOneAt(UOpRef c, DType dt) {
+  if (c->op != Op::CONST || !c->val().isInt())
+    return false;
+  __int128 v = c->val().i;
+  if (v == -1)
+    return true;
+  auto hi = intMaxValue(dt);
+  return isUnsigned(dt) && hi && v == *hi;
+}
+
+std::vector<sym::pat::Rule> lateRewriteRules() {
   return {
+      // The same for concrete integers: `x + y*-1` is `x - y` in the C, which
+      // matters where C's int promotion keeps the borrow (uint16 (a-b)>>2).
+      // Index math (weak ints) is left to our lowering's linear forms.
+      {"int x*-1 -> NEG(x)", var(n::x, intDTypes()) * cvar(n::c),
+       [](Match &m) -> UOpRef {
+         UOpRef x = m[n::x];
+         return minusOneAt(m[n::c], x->dtype) ? m.ctx.alu(Op::NEG, {x}) : nullptr;
+       }},
+      {"int x+NEG(y) -> SUB(x, y)", var(n::x, intDTypes()) + up(Op::NEG, {var(n::y)}),
+       [](Match &m) { return m.ctx.alu(Op::SUB, {m[n::x], m[n::y]}); }},
       {"x*-1 -> NEG(x)", var(n::x, floatDTypes()) * -1,
        [](Match &m) { return m.ctx.alu(Op::NEG, {m[n::x]}); }},
       {"x+NEG(y) -> SUB(x, y)", var(n::x, floatDTypes()) + up(Op::NEG, {var(n::y)}),

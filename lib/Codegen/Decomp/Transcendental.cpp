@@ -297,7 +297,7 @@ const sym::PatternMatcher &transcendentalPatterns() {
   static const sym::PatternMatcher pm = [] {
     sym::PatternMatcher m(transcendentalRules());
     // tinygrad's "late decompositions" rewrite runs both lists at once.
-    m.add(lateFloatRules());
+    m.add(lateRewriteRules());
     return m;
   }();
   return pm;

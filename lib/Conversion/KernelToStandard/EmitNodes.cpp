@@ -74,18 +74,26 @@ static bool isNarrowInt(DType dt) {
   return dt == DType::Int8 || dt == DType::UInt8 || dt == DType::Int16 || dt == DType::UInt16;
 }
 
-/// A FLOORDIV/FLOORMOD tinygrad's decompositions turn into one shift, mask,
-/// CDIV or CMOD (a power-of-two divisor, or operands of known signs).
-static bool plainDivision(UOpRef u) {
+static bool powerOfTwoDivisor(UOpRef u) {
+  UOpRef d = u->src[1];
+  return d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i);
+}
+
+/// floordiv_to_idiv / floormod_to_mod's first case: operands whose bounds
+/// give the signs, where tinygrad writes C's truncating `/` and `%` (also
+/// when a wrapped narrow value breaks the bound: that is its C's answer).
+static bool signsKnown(UOpRef u) {
   UOpRef a = u->src[0], d = u->src[1];
-  if (d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i))
-    return true;
   auto lt0 = [](const Scalar &x) { return x.isInt() && x.i < 0; };
   auto ge0 = [](const Scalar &x) { return x.isInt() && x.i >= 0; };
   auto gt0 = [](const Scalar &x) { return x.isInt() && x.i > 0; };
   auto le0 = [](const Scalar &x) { return x.isInt() && x.i <= 0; };
   return (ge0(a->vmin()) && gt0(d->vmin())) || (le0(a->vmax()) && lt0(d->vmax()));
 }
+
+/// A FLOORDIV/FLOORMOD tinygrad's decompositions turn into one shift, mask,
+/// CDIV or CMOD (a power-of-two divisor, or operands of known signs).
+static bool plainDivision(UOpRef u) { return powerOfTwoDivisor(u) || signsKnown(u); }
 
 Value Emitter::promotedAlu(UOpRef u, ArrayRef<Value> in) {
   // C promotes 8- and 16-bit operands to int: tinygrad's C wraps such a
@@ -158,6 +166,10 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
     return fail(u, "unsupported dtype");
   bool f = isa<FloatType>(t);
   bool uns = isUnsignedDT(opdt);
+  // A power of two takes the shift / mask (floor semantics); else known
+  // signs take C's truncating division, as tinygrad's decompositions do.
+  if (!f && (op == K::FLOORDIV || op == K::FLOORMOD) && !powerOfTwoDivisor(u) && signsKnown(u))
+    op = op == K::FLOORDIV ? K::CDIV : K::CMOD;
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {
