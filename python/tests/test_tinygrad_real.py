@@ -213,23 +213,24 @@ class TestAutoImport(unittest.TestCase):
 
 @unittest.skipIf(SKIP, SKIP)
 class TestRandomKernels(unittest.TestCase):
-    def test_random_programs_match_tinygrads_kernels(self):
-        # scripts/random-kernels.py: every kernel of random tensor programs checked against tinygrad's
-        # own program on the same inputs (TINYGRAD_MLIR_CHECK); clang-22 so tinygrad can build bfloat16
+    """scripts/random-kernels.py: every kernel of random tensor programs checked against tinygrad's own
+    program on the same inputs (TINYGRAD_MLIR_CHECK); clang-22 so tinygrad can build bfloat16."""
+
+    def check(self, n, seed, *mode):
         script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
-        n = os.environ.get("TG_RANDOM_KERNEL_PROGRAMS", "60")
-        p = run_py([PY, script, "--programs", n, "--seed", os.environ.get("TG_RANDOM_SEED", "7")], "CPU:MLIR",
+        p = run_py([PY, script, *mode, "--programs", str(n), "--seed", str(seed)], "CPU:MLIR",
                    {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
         self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
         self.assertRegex(p.stdout, rf"random-kernels: {n} programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected")
 
-    def test_variable_length_programs_match(self):
-        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
-        p = run_py([PY, script, "--variables", "--programs", "30", "--seed", "7"], "CPU:MLIR",
-                   {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
-        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
-        self.assertRegex(p.stdout, r"random-kernels: 30 programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected")
+    def test_random_programs_match_tinygrads_kernels(self):
+        self.check(int(os.environ.get("TG_RANDOM_KERNEL_PROGRAMS", "60")), os.environ.get("TG_RANDOM_SEED", "7"))
 
+    def test_variable_length_programs_match(self):
+        self.check(30, 7, "--variables")
+
+    def test_contractions_of_every_dtype_match(self):
+        self.check(30, 5, "--contractions")
 
 if __name__ == "__main__":
     unittest.main()
