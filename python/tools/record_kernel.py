@@ -100,12 +100,21 @@ def narrow_int_sub_mod():
     ((u - u.flip(0)) >> 2).cast(dtypes.int32) + (i * (i != 0).cast(dtypes.int8) % 7).cast(dtypes.int32)
 
 
+def conv_border_signed_zero():
+  a = Tensor([[-(1 + (x * 7 + y) % 5) / 4 for y in range(6)] for x in range(6)], dtype=dtypes.float32).realize()
+  x = a.reshape(1, 1, 6, 6)
+  w = a[:3, :3].maximum(0).reshape(1, 1, 3, 3)  # zeros at run time, not folded
+  return a, "padded 3x3 conv of negatives with zero weights: tinygrad's symbolic drops the border lanes' x+0.0 " \
+    "after expanding, so the sums of -0.0 products stay -0.0", x.conv2d(w, padding=1).reshape(36)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
             "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
             "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion,
-            "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod}
+            "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod,
+            "conv_border_signed_zero": conv_border_signed_zero}
 
 
 def main():

@@ -6,7 +6,7 @@
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
 // runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
-// relative or 2 ulp (NaN equals NaN, infinities by sign). Exit 0 only on a
+// relative or 2 ulp (NaN equals NaN, infinities and zeros by sign). Exit 0 only on a
 // match; bad input is a diagnostic and exit 1. A schedules.jsonl record
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //

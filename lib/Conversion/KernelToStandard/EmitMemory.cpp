@@ -275,6 +275,13 @@ Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
   Value other;
   if (alt && a.gate && !(other = emitL(alt)))
     return {};
+  if (!a.laneGates.empty()) {
+    LaneMask altZero = alt ? maskTo(zeroLanes(alt), laneShape(alt), shape) : LaneMask(a.lanes, true);
+    LaneMask off(a.lanes, false);
+    for (unsigned l = 0; l < a.lanes && !altZero.empty(); ++l)
+      off[l] = a.laneGates[l] == 0 && altZero[l];
+    loadZeroLanes[u] = off;
+  }
   setInsertionAt(depth);
   if (!a.gate)
     return fromMemory(b, loadLanes(b, a, {}), a.dt);

@@ -173,9 +173,9 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {
-  case K::ADD: return f ? arith::AddFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::ADD: return f ? foldZeroLanes(u, v, arith::AddFOp::create(b, loc, v[0], v[1], contract())) : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
   case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::MUL: return f ? arith::MulFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
+  case K::MUL: return f ? foldZeroLanes(u, v, arith::MulFOp::create(b, loc, v[0], v[1], contract())) : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
   case K::FDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
   case K::MULACC:
     return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()

@@ -91,6 +91,34 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return arith::MulFOp::create(b, loc, l, r, contract());
   };
   auto prepare = [&](Value x) { return mulFold ? x : convert(x, src->dtype, dt); };
+  // Per folded lane c, the output lanes whose term tinygrad's per-lane
+  // symbolic folds to 0 and so drops from the sum (a padded border's
+  // `acc + 0`, see EmitZeroLanes.cpp); empty when the sum drops nothing.
+  // Known once the source is emitted.
+  SmallVector<LaneMask> dropped;
+  auto findDropped = [&]() {
+    if (kind != tg::ReduceKind::Add || !f)
+      return;
+    SmallVector<UOpRef, 2> srcShape = laneShape(src);
+    LaneMask z = mulFold ? LaneMask() : zeroLanes(src);
+    if (mulFold)
+      for (UOpRef s : src->src) {
+        LaneMask zs = maskTo(zeroLanes(s), laneShape(s), srcShape);
+        if (z.empty() || zs.empty()) {
+          z = z.empty() ? zs : z;
+          continue;
+        }
+        for (size_t l = 0; l < z.size(); ++l)
+          z[l] = z[l] || zs[l];
+      }
+    if (z.empty())
+      return;
+    for (unsigned c = 0; c < nFold; ++c) {
+      LaneVals vals = laneVals(folded, c);
+      dropped.push_back(maskTo(z, srcShape, outShape, &vals));
+    }
+  };
+  auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
   if (loops.empty()) {
     // Only lanes: the horizontal reduce, no accumulator (tinygrad's
     // expand_horizontal_reduce).
@@ -99,10 +127,72 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       return {};
     setInsertionAt(depth);
     x = prepare(x);
-    Value cur = term(x, 0);
-    for (unsigned c = 1; c < nFold; ++c)
-      cur = combine(cur, term(x, c));
-    return cur;
+    findDropped();
+    if (dropped.empty()) {
+      Value cur = term(x, 0);
+      for (unsigned c = 1; c < nFold; ++c)
+        cur = combine(cur, term(x, c));
+      return cur;
+    }
+    // Each output lane sums its kept terms only. Lanes that keep none are
+    // tinygrad's folded constant +0.0; the others start from -0.0, which
+    // adds exactly (-0.0 + x is x).
+    unsigned nOut = numLanes(outShape);
+    SmallVector<int> first(nOut, -1), second(nOut, -1);
+    for (unsigned o = 0; o < nOut; ++o)
+      for (unsigned c = 0; c < nFold; ++c)
+        if (!isDropped(c, o)) {
+          (first[o] < 0 ? first[o] : second[o]) = c;
+          if (second[o] >= 0)
+            break;
+        }
+    auto lanesWhere = [&](auto pred) {
+      LaneMask m(nOut);
+      for (unsigned o = 0; o < nOut; ++o)
+        m[o] = pred(o);
+      return m;
+    };
+    Type outT = nOut > 1 ? Type(VectorType::get({(int64_t)nOut}, t)) : t;
+    Value negZero = arith::ConstantOp::create(b, loc, b.getFloatAttr(t, -0.0));
+    if (nOut > 1)
+      negZero = vector::BroadcastOp::create(b, loc, outT, negZero);
+    Value cur = negZero;
+    // Terms already in `cur` for lane o: those up to `upTo[o]`.
+    SmallVector<int> upTo(nOut, -1);
+    if (mulFold) {
+      // The C contracts the first product of the sum into the second,
+      // fma(a_i, b_i, a_j*b_j), and each later one into the running sum:
+      // each lane's first two kept terms, gathered, keep that shape.
+      Value a, bv, p;
+      for (unsigned c = 0; c < nFold; ++c) {
+        LaneMask isFirst = lanesWhere([&](unsigned o) { return first[o] == (int)c; });
+        LaneMask isSecond = lanesWhere([&](unsigned o) { return second[o] == (int)c; });
+        bool anyFirst = llvm::any_of(isFirst, [](bool x) { return x; });
+        bool anySecond = llvm::any_of(isSecond, [](bool x) { return x; });
+        if (!anyFirst && !anySecond)
+          continue;
+        Value l = foldLane(memo.lookup(src->src[0]).v, src->src[0], c);
+        Value r = foldLane(memo.lookup(src->src[1]).v, src->src[1], c);
+        if (anyFirst) {
+          a = a ? selectLanes(isFirst, l, a) : l;
+          bv = bv ? selectLanes(isFirst, r, bv) : r;
+        }
+        if (anySecond)
+          p = selectLanes(isSecond, arith::MulFOp::create(b, loc, l, r, contract()), p ? p : negZero);
+      }
+      if (a) {
+        cur = combine(arith::MulFOp::create(b, loc, a, bv, contract()), p ? p : negZero);
+        for (unsigned o = 0; o < nOut; ++o)
+          upTo[o] = std::max(first[o], second[o]);
+      }
+    }
+    for (unsigned c = 0; c < nFold; ++c) {
+      LaneMask keep = lanesWhere([&](unsigned o) { return (int)c > upTo[o] && !isDropped(c, o); });
+      if (llvm::any_of(keep, [](bool k) { return k; }))
+        cur = selectLanes(keep, combine(cur, term(x, c)), cur);
+    }
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(outT));
+    return selectLanes(lanesWhere([&](unsigned o) { return first[o] < 0; }), zero, cur);
   }
   // The accumulator: a stack slot in the entry block holding every output
   // lane (SROA keeps it in registers).
@@ -138,9 +228,15 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       if (Value x = emitSrc()) {
         b.setInsertionPoint(scopes.back().tail);
         x = prepare(x);
+        findDropped();
         Value cur = memref::LoadOp::create(b, loc, acc);
-        for (unsigned c = 0; c < nFold; ++c)
-          cur = combine(cur, term(x, c));
+        for (unsigned c = 0; c < nFold; ++c) {
+          LaneMask keep(numLanes(outShape), false);
+          for (unsigned o = 0; o < keep.size(); ++o)
+            keep[o] = !isDropped(c, o);
+          if (llvm::any_of(keep, [](bool k) { return k; }))
+            cur = selectLanes(keep, combine(cur, term(x, c)), cur);
+        }
         memref::StoreOp::create(b, loc, cur, acc);
       }
     }

@@ -304,6 +304,23 @@ private:
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   /// Each lane's gate simplified with its lane values substituted.
   SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape);
+  /// Lanes tinygrad's per-lane symbolic folds to the constant 0 (a border
+  /// lane's gated load, `x*0`, `0+0`), over u's lanes; empty when none
+  /// (EmitZeroLanes.cpp).
+  using LaneMask = SmallVector<bool, 8>;
+  LaneMask zeroLanes(UOpRef u);
+  llvm::DenseMap<UOpRef, LaneMask> zeroMasks;
+  /// Per load: its lanes statically gated off that read a zero alternative.
+  llvm::DenseMap<UOpRef, LaneMask> loadZeroLanes;
+  /// Mask `m` over lanes `from`, read by the lanes of `to`.
+  static LaneMask maskTo(const LaneMask &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                         const LaneVals *extra = nullptr);
+  Value maskConstant(ArrayRef<bool> m);
+  /// `ifSet` in the lanes `m` sets, else `otherwise` (no op when uniform).
+  Value selectLanes(ArrayRef<bool> m, Value ifSet, Value otherwise);
+  /// A float MUL or ADD `r` over operands `v` with tinygrad's per-lane
+  /// folds of its zero lanes: `x*0` is +0.0, `x+0` is x.
+  Value foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r);
   LogicalResult emitEffect(UOpRef u);
   LogicalResult emitStore(UOpRef u);
   /// `streamAlign`: non-zero where the store may bypass the caches (see
