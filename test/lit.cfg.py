@@ -22,6 +22,14 @@ config.substitutions.append(("%corpus", corpus_dir))
 if os.path.isdir(corpus_dir):
     config.available_features.add("corpus")
 
+# Tests of the tiles our heuristic sizes to AVX-512's 32 vector registers.
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx512f" in f.read():
+            config.available_features.add("avx512")
+except OSError:
+    pass
+
 # tinygrad itself (the oracle) for the tests that compare with it live:
 # TINYGRAD_SRC, else a checkout beside this one.
 tinygrad_ref = os.environ.get("TINYGRAD_SRC") or os.path.join(config.tinygrad_src_root, "..", "tinygrad")

@@ -145,6 +145,9 @@ int main(int argc, char **argv) {
       os << kernel->object;
     else
       die("--emit takes mlir, llvm, asm or obj");
+    // An AST without values (an exported kernel) is only shown.
+    if (!rec->getObject("outputs"))
+      return 0;
   }
 
   // Runtime: device, program, buffers.
