@@ -108,13 +108,35 @@ def conv_border_signed_zero():
     "after expanding, so the sums of -0.0 products stay -0.0", x.conv2d(w, padding=1).reshape(36)
 
 
+def _division_operands():
+  # extremes, signs, small and large divisors; the reversed list is the divisor (no 0, no INT_MIN/-1)
+  vals = [2**31 - 1, -2**31 + 1, 2**30 + 7, -(2**30) - 3, 1, -1, 2, -2, 3, -3, 7, -7, 46341, -46341, 65535,
+          2**31 - 2, -(2**31) + 2, 1000003, -999983, 12345678, -87654321, 5, -5, 97]
+  vals += [((i * 2654435761) % 2**32) - 2**31 for i in range(1, 41)]
+  return [v if v != 0 else 11 for v in vals]
+
+
+def int32_var_division():
+  a = Tensor(_division_operands(), dtype=dtypes.int32).realize()
+  d = a.flip(0)
+  return a, "int32 division by variable lanes (exact through an f64 quotient): trunc, floor, python mod, xor'd", \
+    a.div(d, rounding_mode="trunc") ^ (a // d) ^ (a % d)
+
+
+def uint32_var_division():
+  a = Tensor([v % 2**32 for v in _division_operands()], dtype=dtypes.uint32).realize()
+  d = a.flip(0)
+  return a, "uint32 division by variable lanes up to 2^32-1, xor'd", (a // d) ^ (a % d)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
             "half_sum_roundtrip": half_sum_roundtrip, "half_times_reciprocal": half_times_reciprocal,
             "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion,
             "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod,
-            "conv_border_signed_zero": conv_border_signed_zero}
+            "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
+            "uint32_var_division": uint32_var_division}
 
 
 def main():

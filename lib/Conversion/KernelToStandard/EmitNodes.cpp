@@ -170,6 +170,9 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   // signs take C's truncating division, as tinygrad's decompositions do.
   if (!f && (op == K::FLOORDIV || op == K::FLOORMOD) && !powerOfTwoDivisor(u) && signsKnown(u))
     op = op == K::FLOORDIV ? K::CDIV : K::CMOD;
+  if (!f && (op == K::CDIV || op == K::CMOD || op == K::FLOORDIV || op == K::FLOORMOD) &&
+      t.getIntOrFloatBitWidth() <= 32 && u->src[1]->op != K::CONST)
+    return divideViaF64(op, v[0], v[1], uns);
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {
@@ -258,6 +261,30 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   default:
     return fail(u, "not an ALU op the CPU target lowers");
   }
+}
+
+Value Emitter::divideViaF64(K op, Value a, Value d, bool uns) {
+  // x86 has no vector integer divide: LLVM's vectorizers split one into a
+  // divide per lane between extracts and inserts (int_truncdiv_fmod: 0.76x
+  // tinygrad's scalar loop, 1.25-1.3x through f64, where the loop
+  // vectorizer widens the f64 divide). For operands of at most 32 bits the f64 quotient is
+  // exact enough to round the same way: its error is below 2^-22/|d|, the
+  // gap from a/d to the next integer at least 1/|d|, so truncating
+  // (flooring) it gives the integer quotient. The remainder follows as
+  // a - q*d. A zero divisor, which traps in tinygrad's C, yields some value.
+  Type ft = shapedLike(a, b.getF64Type());
+  auto toF = [&](Value x) -> Value {
+    return uns ? arith::UIToFPOp::create(b, loc, ft, x).getResult() : arith::SIToFPOp::create(b, loc, ft, x).getResult();
+  };
+  Value qf = arith::DivFOp::create(b, loc, toF(a), toF(d));
+  bool floor = !uns && (op == K::FLOORDIV || op == K::FLOORMOD);
+  if (floor)
+    qf = math::FloorOp::create(b, loc, qf);
+  Value q = uns ? arith::FPToUIOp::create(b, loc, a.getType(), qf).getResult()
+                : arith::FPToSIOp::create(b, loc, a.getType(), qf).getResult();
+  if (op == K::CDIV || op == K::FLOORDIV)
+    return q;
+  return arith::SubIOp::create(b, loc, a, arith::MulIOp::create(b, loc, q, d));
 }
 
 Value Emitter::emitNode(UOpRef u) {

@@ -359,6 +359,9 @@ private:
   Value convertCompute(Value v, DType from, DType to);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);
+  /// CDIV/CMOD/FLOORDIV/FLOORMOD of integers of at most 32 bits by a
+  /// variable divisor, through an exact f64 quotient.
+  Value divideViaF64(K op, Value a, Value d, bool uns);
   /// How INDEX `index` addresses each lane of `shape`.
   LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Address &a);
   /// Memory value (bools as bytes, halves in storage type) to compute
