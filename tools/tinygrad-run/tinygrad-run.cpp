@@ -6,8 +6,8 @@
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
 // runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
-// relative or 2 ulp (NaN equals NaN, infinities by sign; zeros by sign with
-// --signed-zeros). Exit 0 only on a match; bad input is a diagnostic and
+// relative or 2 ulp (NaN equals NaN, infinities by sign; bit for bit with
+// --exact-floats). Exit 0 only on a match; bad input is a diagnostic and
 // exit 1. A schedules.jsonl record
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
@@ -40,7 +40,8 @@ namespace cl = llvm::cl;
 static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kernels/*.json)"),
                                      cl::value_desc("file"), cl::Required);
 static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"));
-static cl::opt<bool> signedZeros("signed-zeros", cl::desc("a zero matches only a zero of its sign"));
+static cl::opt<bool> exactFloats("exact-floats",
+                                 cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"));
 static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj"),
                                      cl::init(""));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"));
@@ -261,7 +262,7 @@ int main(int argc, char **argv) {
         die("slot " + kv.first.str() + ": bad expected value at " + std::to_string(i));
       Elem g = decode(&bytes[i * b.desc.bytes], b.dtype, b.desc);
       Elem w = decode(want.data(), b.dtype, b.desc);
-      bool ok = g.isFloat ? floatsMatch(g.f, w.f, b.dtype, signedZeros) : g.i == w.i;
+      bool ok = g.isFloat ? floatsMatch(g.f, w.f, b.dtype, exactFloats) : g.i == w.i;
       if (i < showValues)
         llvm::outs() << "  slot " << slot << "[" << i << "]  ours " << show(g, b.desc)
                      << "  tinygrad " << show(w, b.desc) << (ok ? "" : "  <- differs") << "\n";

@@ -98,6 +98,10 @@ inline bool rangeIdsLess(UOpRef a, UOpRef b) {
   return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
 }
 
+/// Fuses each single-use product into the sum it is an operand of, as
+/// clang's -ffp-contract=on does in tinygrad's C (ContractLikeClang.cpp).
+void contractLikeClang(func::FuncOp fn);
+
 class Emitter {
 public:
   Emitter(ModuleOp module, Location loc, const opt::OptTarget &target)
@@ -182,7 +186,8 @@ private:
   /// tinygrad's C is compiled with clang's default -ffp-contract=on: a
   /// product feeding an add in one expression fuses into an FMA. LLVM fuses
   /// a single-use fmul into its fadd when both carry `contract`, which is
-  /// the same set of pairs (tinygrad's renderer inlines single-use ALUs).
+  /// the same set of pairs (tinygrad's renderer inlines single-use ALUs);
+  /// contractLikeClang makes those FMAs before LLVM's vectorizers run.
   arith::FastMathFlagsAttr contract() {
     return arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract);
   }

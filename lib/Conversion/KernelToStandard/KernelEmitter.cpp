@@ -237,6 +237,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     b.setInsertionPoint(entry->getTerminator());
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   }
+  contractLikeClang(fn);
   return sig;
 }
 
