@@ -5,7 +5,9 @@
 // placement rules); its methods live by job: scopes and lanes
 // (EmitScopes.cpp), casts and constants (EmitCasts.cpp), loads, stores and
 // addressing (EmitMemory.cpp), reductions (EmitReduce.cpp), ALU and other
-// value nodes (EmitNodes.cpp), effects and the function (KernelEmitter.cpp).
+// value nodes (EmitNodes.cpp), lanes tinygrad folds to 0 (EmitZeroLanes.cpp),
+// effects and the function (KernelEmitter.cpp), then clang's FMAs on the
+// emitted function (ContractLikeClang.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_LIB_CONVERSION_KERNELTOSTANDARD_EMITTER_H
