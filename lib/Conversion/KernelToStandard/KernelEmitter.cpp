@@ -158,19 +158,12 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // tinygrad's C; the loop vectorizer leaves loops of vector ops alone.
   // Measured on the corpus (bench/kernels): the threefry kernels of randint
   // and rand_uniform 0.42x tinygrad as vectors, 1.0x as scalars.
-  // cpu::emitObject scalarizes what is marked.
-  // Not a float sum over UPCAST lanes: LLVM then contracts products into
-  // FMAs other than those clang forms for tinygrad's C (conv2d_groups: one
-  // element 1.4e-5 off), where the vector form matches it.
-  bool floatSum = llvm::any_of(topo, [](UOpRef u) {
-    if (u->op != K::REDUCE || !isFloat(u->dtype) || !u->arg.attrs)
-      return false;
-    auto k = dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"));
-    return k && k.getValue() == tg::ReduceKind::Add;
-  });
-  bool upcast = llvm::any_of(topo, [](UOpRef u) {
-    return u->op == K::RANGE && opt::Scheduler::axisType(u) == tg::AxisType::Upcast;
-  });
+  // cpu::emitObject scalarizes what is marked. A float sum over UPCAST
+  // lanes scalarizes too: contractLikeClang fuses its products in our IR
+  // as clang fuses them in tinygrad's C, so the scalarizer splits FMAs and
+  // LLVM forms none of its own (conv2d_groups: 0.64x tinygrad as a 25-lane
+  // accumulator vector LLVM splits into shuffles, 1.07-1.14x scalarized,
+  // bit for bit).
   index32 = llvm::all_of(topo, [](UOpRef u) {
     if (u->dtype != DType::WeakInt)
       return true;
@@ -195,7 +188,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     return (u->op == K::CDIV || u->op == K::FLOORDIV || u->op == K::CMOD || u->op == K::FLOORMOD) &&
            u->src[1]->op != K::CONST;
   });
-  bool scalarize = !(floatSum && upcast) && !halfElementwise && small && !varDivide;
+  bool scalarize = !halfElementwise && small && !varDivide;
   if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
   entry = fn.addEntryBlock();
