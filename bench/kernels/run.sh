@@ -23,7 +23,34 @@ else
   echo "TINYGRAD_SRC unset: realistic kernels skipped, benchmarking the corpus kernels only"
   "${EXPORT[@]}" --no-tinygrad --why "TINYGRAD_SRC is not set to a tinygrad checkout"
 fi
-# OpenBLAS picks its kernel from the CPU unless told otherwise: let it pick.
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+# OpenBLAS picks its kernel from the CPU it recognises; a release older than
+# the CPU falls back to a generic kernel (Prescott), no reference at all. So
+# its own choice and each kernel the CPU's flags allow are probed (checked,
+# then timed: openblas-probe.c), and the bench measures the fastest; the
+# JSON names both. OPENBLAS_L2_SIZE stays unset throughout.
+BLAS_ENV=(-u OPENBLAS_CORETYPE)
+if [ -x "$BUILD/bench/openblas-probe" ]; then
+  flags=$(grep -m1 '^flags' /proc/cpuinfo || true)
+  has() { for f in "$@"; do [[ " $flags " == *" $f "* ]] || return 1; done; }
+  cands=("")
+  has avx2 fma && cands+=(Haswell Zen)
+  has avx512f avx512cd avx512bw avx512dq avx512vl && cands+=(SkylakeX)
+  has avx512f avx512bw avx512vl avx512_bf16 && cands+=(Cooperlake)
+  best=""; bestg=0; auto=""
+  for c in "${cands[@]}"; do
+    if [ -z "$c" ]; then r=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$BUILD/bench/openblas-probe" 2>&1) || { echo "openblas-probe (its own choice): $r"; continue; }
+    else r=$(env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$c" "$BUILD/bench/openblas-probe" 2>&1) || { echo "openblas-probe $c: $r"; continue; }
+    fi
+    name=${r% *}; g=${r##* }
+    echo "openblas-probe: ${c:-(its own choice)} runs $name: sgemm 1024 1t $g GFLOP/s"
+    [ -z "$c" ] && auto=$name
+    if awk -v a="$g" -v b="$bestg" 'BEGIN{exit !(a > 1.03 * b)}'; then best=$c; bestg=$g; fi
+  done
+  if [ -n "$best" ]; then
+    BLAS_ENV=(OPENBLAS_CORETYPE="$best")
+    export TG_BENCH_OPENBLAS_AUTO_CORE="$auto"
+  fi
+fi
+env -u OPENBLAS_L2_SIZE "${BLAS_ENV[@]}" \
   "$BUILD/bench/bench-kernels" --manifest "$OUT/manifest.json" --out "$BUILD/bench/kernels.json" \
   --failing-dir "$OUT/failing" "${@:2}"
