@@ -126,3 +126,30 @@
 %11 = tgk.store %5, %3 : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
 %12 = tgk.end %11, %i, %j : !tg.void, !tg.weakint, !tg.weakint
 %13 = tg.sink(%12) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 0 : i64>, #tg.opt<op = upcast, axis = 0, arg = 0 : i64>]>} : !tg.void
+
+// -----
+
+// Floor division and modulo by a power of two are an arithmetic shift and
+// a mask (exact for negative values in two's complement, as tinygrad's C
+// writes them), not arith.floordivsi, which reached LLVM as a truncating
+// divide and a sign fix-up it did not fold back.
+// CHECK-LABEL: func.func @test
+// CHECK: %[[X:.*]] = vector.load %arg1
+// CHECK: arith.shrsi %[[X]], %{{.*}} : vector<4xi32>
+// CHECK: arith.andi %[[X]], %{{.*}} : vector<4xi32>
+// CHECK-NOT: arith.floordivsi
+// CHECK-NOT: arith.remsi
+%c16 = tg.const 16 : !tg.weakint
+%c4 = tg.const 4 : si32
+%c8 = tg.const 8 : si32
+%1 = tg.param <slot = 0, dtype = si32, device = "CPU"> shape(%c16 : !tg.weakint)
+%i = tgk.range %c16 [0] <weak> : !tg.weakint
+%3 = tgk.index %1[%i] : tensor<16xsi32, #tg.addrspace<global>>, !tg.weakint
+%4 = tg.param <slot = 1, dtype = si32, device = "CPU"> shape(%c16 : !tg.weakint)
+%5 = tgk.index %4[%i] : tensor<16xsi32, #tg.addrspace<global>>, !tg.weakint
+%6 = tg.floordiv %5, %c4 : tensor<si32, #tg.addrspace<global>>, si32
+%7 = tg.floormod %5, %c8 : tensor<si32, #tg.addrspace<global>>, si32
+%8 = tg.add %6, %7 : si32, si32
+%9 = tgk.store %8, %3 : si32, tensor<si32, #tg.addrspace<global>>
+%10 = tgk.end %9, %i : !tg.void, !tg.weakint
+%11 = tg.sink(%10) {arg = #tg.kernel_info<name = "test", axis_types = [], applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 4 : i64>]>} : !tg.void

@@ -173,6 +173,17 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   if (!f && (op == K::CDIV || op == K::CMOD || op == K::FLOORDIV || op == K::FLOORMOD) &&
       t.getIntOrFloatBitWidth() <= 32 && u->src[1]->op != K::CONST)
     return divideViaF64(op, v[0], v[1], uns);
+  // Floor semantics by 2^k are an arithmetic shift and a mask in two's
+  // complement, as tinygrad's C writes them; arith.floordivsi would reach
+  // LLVM as a truncating divide and a sign fix-up it does not fold back
+  // (seven instructions per lane in every exp2's exponent split).
+  if (!f && (op == K::FLOORDIV || op == K::FLOORMOD) && powerOfTwoDivisor(u)) {
+    int64_t d = u->src[1]->val().i;
+    if (op == K::FLOORMOD)
+      return arith::AndIOp::create(b, loc, v[0], intLike(v[0], d - 1)).getResult();
+    Value k = intLike(v[0], llvm::Log2_64((uint64_t)d));
+    return uns ? arith::ShRUIOp::create(b, loc, v[0], k).getResult() : arith::ShRSIOp::create(b, loc, v[0], k).getResult();
+  }
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {

@@ -254,6 +254,14 @@ private:
   Value zeroLike(Value like) {
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(like.getType()));
   }
+  /// The integer `v` in `like`'s type (every lane of a vector).
+  Value intLike(Value like, int64_t v) {
+    Type t = like.getType();
+    auto at = b.getIntegerAttr(getElementTypeOrSelf(t), v);
+    if (auto vt = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, Attribute(at)));
+    return arith::ConstantOp::create(b, loc, at);
+  }
   /// The lanes `idx` of `x` (a scalar is every lane): a scalar for one
   /// index, else a vector.
   Value pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx);
