@@ -1,6 +1,7 @@
 // RUN: tinygrad-opt %s --tg-apply-opts="mode=tinygrad threads=2" | FileCheck %s --check-prefix=TG
 // RUN: tinygrad-opt %s --tg-apply-opts="mode=ours threads=2" | FileCheck %s --check-prefix=OURS
 // RUN: tinygrad-opt %s --tg-apply-opts="mode=none threads=2" | FileCheck %s --check-prefix=NONE
+// RUN: tinygrad-opt %s --tg-apply-opts="mode=ours threads=2" | FileCheck %s --check-prefix=PAIR
 // RUN: sed 's/applied_opts = \[\]/applied_opts = [], opts_to_apply = [#tg.opt<op = upcast, axis = 0, arg = 4 : i64>]/' %s | tinygrad-opt --tg-apply-opts="mode=tinygrad threads=2" | FileCheck %s --check-prefix=GIVEN
 // RUN: sed 's/applied_opts = \[\]/applied_opts = [], opts_to_apply = [#tg.opt<op = unroll, axis = 0, arg = 3 : i64>]/' %s | not tinygrad-opt --tg-apply-opts 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -18,6 +19,9 @@
 // OURS-DAG: tgk.range %{{.*}} [2] <upcast>
 // OURS-DAG: name = "core_id"
 // OURS-COUNT-2: tgt.reduce <add>
+// The outer one is marked: its lanes may be summed pairwise.
+// PAIR: tgt.reduce <add> 0 %{{.*}} ranges(%{{.*}} : !tg.weakint) : tensor
+// PAIR-NEXT: tgt.reduce <add> 0 %{{.*}} ranges(%{{.*}} : !tg.weakint) {pairwise} : tensor
 // NONE-NOT: <upcast>
 // NONE-NOT: <unroll>
 // NONE-NOT: core_id

@@ -112,6 +112,10 @@ void applyThreadOpt(Scheduler &k);
 /// Ours: tinygrad's structure retuned for the vector lowering (wider
 /// upcasts sized to the vector registers, more accumulators).
 void ourOptimizations(Scheduler &k);
+/// On a REDUCE's arg: it folds lanes our heuristic split off (independent
+/// accumulators), whose order tinygrad never fixed, so the lowering may sum
+/// them pairwise instead of one after another.
+inline constexpr const char *kPairwiseFoldAttr = "pairwise";
 
 /// BLAS-style packing on the kernel IR: a reduce operand that a loop of the
 /// output does not index (the rows of a matmul, for B) and that reads a

@@ -318,7 +318,11 @@ bool splitReduceAccumulators(Scheduler &k) {
   llvm::DenseMap<UOpRef, UOpRef> map{{r, k.ctx.add(k.ctx.mul(ro, k.ctx.constLike(r->src[0], lanes)), rl)}};
   UOpRef x = sym::substitute(k.ctx, red->src[0], map);
   UOpRef inner = k.ctx.get(Op::REDUCE, red->type, {x, ro}, red->arg);
-  UOpRef outer = k.ctx.get(Op::REDUCE, red->type, {inner, rl}, red->arg);
+  // The fold of our own lanes has no order to keep: it may go pairwise.
+  NamedAttrList outerAttrs(red->arg.attrs);
+  outerAttrs.set(kPairwiseFoldAttr, UnitAttr::get(k.ctx.getMLIRContext()));
+  UOpRef outer = k.ctx.get(Op::REDUCE, red->type, {inner, rl},
+                           sym::Arg{red->arg.value, outerAttrs.getDictionary(k.ctx.getMLIRContext())});
   llvm::DenseMap<UOpRef, UOpRef> top{{red, outer}};
   k.ast = sym::substitute(k.ctx, k.ast, top);
   return true;

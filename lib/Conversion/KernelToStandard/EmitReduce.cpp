@@ -129,9 +129,24 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     x = prepare(x);
     findDropped();
     if (dropped.empty()) {
-      Value cur = term(x, 0);
-      for (unsigned c = 1; c < nFold; ++c)
-        cur = combine(cur, term(x, c));
+      SmallVector<Value> terms;
+      for (unsigned c = 0; c < nFold; ++c)
+        terms.push_back(term(x, c));
+      // Our heuristic's accumulator lanes fold pairwise: the chain of 32
+      // dependent adds per output sat on the critical path of a streaming
+      // sum (sum 16M 0.8x the STREAM loop when the other core was busy).
+      if (u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr) && kind == tg::ReduceKind::Add)
+        while (terms.size() > 1) {
+          SmallVector<Value> next;
+          for (size_t i = 0; i + 1 < terms.size(); i += 2)
+            next.push_back(combine(terms[i], terms[i + 1]));
+          if (terms.size() % 2)
+            next.push_back(terms.back());
+          terms = std::move(next);
+        }
+      Value cur = terms[0];
+      for (size_t c = 1; c < terms.size(); ++c)
+        cur = combine(cur, terms[c]);
       return cur;
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
