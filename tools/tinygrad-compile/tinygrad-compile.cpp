@@ -28,13 +28,17 @@ using namespace mlir::tinygrad;
 namespace json = llvm::json;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel AST JSON>"), cl::init("-"));
+// Only these show in --help; LLVM's own flags stay accepted (--help-hidden
+// lists them).
+static cl::OptionCategory compileCategory("tinygrad-compile options");
+static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel AST JSON>"), cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> graphPath("graph-path", cl::desc("path of the graph inside the JSON (e.g. ast)"),
-                                      cl::init(""));
-static cl::opt<std::string> objPath("o", cl::desc("also write the object to this file"), cl::init(""));
+                                      cl::init(""), cl::cat(compileCategory));
+static cl::opt<std::string> objPath("o", cl::desc("also write the object to this file"), cl::init(""), cl::cat(compileCategory));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(argc, argv, "tinygrad kernel compiler (AST JSON -> ELF object)\n");
   auto t0 = std::chrono::steady_clock::now();
   auto file = llvm::MemoryBuffer::getFileOrSTDIN(input);

@@ -37,36 +37,39 @@ using namespace tgcase;
 namespace json = llvm::json;
 namespace cl = llvm::cl;
 
+// Only these show in --help; LLVM's own flags stay accepted (--help-hidden
+// lists them).
+static cl::OptionCategory runCategory("tinygrad-run options");
 static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kernels/*.json)"),
-                                     cl::value_desc("file"), cl::Required);
-static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"));
+                                     cl::value_desc("file"), cl::Required, cl::cat(runCategory));
+static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"), cl::cat(runCategory));
 static cl::opt<bool> exactFloats("exact-floats",
-                                 cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"));
+                                 cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"), cl::cat(runCategory));
 static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj"),
-                                     cl::init(""));
-static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"));
+                                     cl::init(""), cl::cat(runCategory));
+static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string> writeOutputs(
     "write-outputs", cl::desc("tensor programs: write the computed outputs to this JSON file"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(runCategory));
 static cl::opt<uint32_t> manualSeed(
     "manual-seed",
     cl::desc("tensor programs: the Tensor.manual_seed behind tinygrad's RNG state buffers (corpus: 1337)"),
-    cl::init(1337));
+    cl::init(1337), cl::cat(runCategory));
 static cl::opt<unsigned> showValues("show", cl::desc("print the first N output values beside tinygrad's"),
-                                    cl::init(0));
+                                    cl::init(0), cl::cat(runCategory));
 static cl::opt<std::string> kernelGraphs(
     "kernel-graphs",
     cl::desc("tensor programs: tinygrad's kernel graphs by program id (JSONL from "
              "python/tools/export_schedules.py) instead of ours, to compare"),
-    cl::init(""));
+    cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> optsMode(
     "opts", cl::desc("whose heuristic picks the kernel opts: ours, tinygrad or none (default: TG_OPTS, else ours)"),
-    cl::init(""));
+    cl::init(""), cl::cat(runCategory));
 static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
-                                   cl::desc("print the IR after every MLIR pass (stderr)"));
+                                   cl::desc("print the IR after every MLIR pass (stderr)"), cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
-                                         "(default: once, before translation)"));
+                                         "(default: once, before translation)"), cl::cat(runCategory));
 
 namespace {
 
@@ -84,6 +87,7 @@ void check(tgrt_status s, const char *what) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv, "tinygrad kernel case runner\n");
 
   auto file = llvm::MemoryBuffer::getFile(casePath);
