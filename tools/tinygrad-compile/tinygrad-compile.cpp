@@ -28,8 +28,8 @@ using namespace mlir::tinygrad;
 namespace json = llvm::json;
 namespace cl = llvm::cl;
 
-// Only these show in --help; LLVM's own flags stay accepted (--help-hidden
-// lists them).
+// Only these show in --help; LLVM's own flags (--time-passes,
+// --enable-misched, ...) stay accepted, unlisted.
 static cl::OptionCategory compileCategory("tinygrad-compile options");
 static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel AST JSON>"), cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> graphPath("graph-path", cl::desc("path of the graph inside the JSON (e.g. ast)"),

@@ -37,8 +37,8 @@ using namespace tgcase;
 namespace json = llvm::json;
 namespace cl = llvm::cl;
 
-// Only these show in --help; LLVM's own flags stay accepted (--help-hidden
-// lists them).
+// Only these show in --help; LLVM's own flags (--time-passes,
+// --enable-misched, ...) stay accepted, unlisted.
 static cl::OptionCategory runCategory("tinygrad-run options");
 static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kernels/*.json)"),
                                      cl::value_desc("file"), cl::Required, cl::cat(runCategory));
