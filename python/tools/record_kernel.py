@@ -136,6 +136,14 @@ def uint32_var_division():
   return a, "uint32 division by variable lanes up to 2^32-1, xor'd", (a // d) ^ (a % d)
 
 
+def nested_sum_chain():
+  Tensor.manual_seed(31)
+  x = Tensor.randn(96, 96).realize()
+  a, b, c = x[:48, :], x[:, :47], x[48:, :47]
+  return x, "(a @ b + c).sum(): the outer reduce's `acc + inner + c` is C's ((acc + inner) + c), " \
+    "not acc + (inner + c) (1.4e-5 off on a cancelling sum; random-kernels seed 31 #137)", (a @ b + c).sum()
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -143,7 +151,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "half_clip_cast": half_clip_cast, "uint8_promotion": uint8_promotion,
             "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod,
             "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
-            "log_max_lanes": log_max_lanes,
+            "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
             "uint32_var_division": uint32_var_division}
 
 

@@ -91,6 +91,34 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return arith::MulFOp::create(b, loc, l, r, contract());
   };
   auto prepare = [&](Value x) { return mulFold ? x : convert(x, src->dtype, dt); };
+  // tinygrad's C adds each term to the sum as `acc + <term>`, and its
+  // renderer strips the parentheses of an inlined (single-use) float ADD
+  // operand: `acc + (a + b)` is C's `acc + a + b`, ((acc + a) + b). So a
+  // source that is such a chain is added leaf by leaf (a nested reduce's
+  // `acc + inner + x`: 1.4e-5 off on a cancelling sum otherwise).
+  SmallVector<UOpRef, 4> leaves;
+  std::function<void(UOpRef)> collectLeaves = [&](UOpRef n) {
+    for (UOpRef s : n->src)
+      if (s->op == K::ADD && s->dtype == dt && users.lookup(s) == 1)
+        collectLeaves(s);
+      else
+        leaves.push_back(s);
+  };
+  if (kind == tg::ReduceKind::Add && !mulFold && (dt == DType::Float32 || dt == DType::Float64) &&
+      src->op == K::ADD && src->dtype == dt && users.lookup(src) == 1)
+    collectLeaves(src);
+  // The leaves of folded lane c added to `cur` (null: the first starts it);
+  // null when a leaf was not emitted as a value of its own.
+  auto addLeaves = [&](Value cur, unsigned c) -> Value {
+    for (UOpRef l : leaves) {
+      Value v = memo.lookup(l).v;
+      if (!v)
+        return {};
+      v = foldLane(v, l, c);
+      cur = cur ? combine(cur, v) : v;
+    }
+    return cur;
+  };
   // Per folded lane c, the output lanes whose term tinygrad's per-lane
   // symbolic folds to 0 and so drops from the sum (a padded border's
   // `acc + 0`, see EmitZeroLanes.cpp); empty when the sum drops nothing.
@@ -135,7 +163,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       // Our heuristic's accumulator lanes fold pairwise: the chain of 32
       // dependent adds per output sat on the critical path of a streaming
       // sum (sum 16M 0.8x the STREAM loop when the other core was busy).
-      if (u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr) && kind == tg::ReduceKind::Add)
+      bool pairwise = u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr) && kind == tg::ReduceKind::Add;
+      if (pairwise)
         while (terms.size() > 1) {
           SmallVector<Value> next;
           for (size_t i = 0; i + 1 < terms.size(); i += 2)
@@ -144,6 +173,13 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
             next.push_back(terms.back());
           terms = std::move(next);
         }
+      if (!pairwise && !leaves.empty()) {
+        Value cur;
+        for (unsigned c = 0; c < nFold && (c == 0 || cur); ++c)
+          cur = addLeaves(cur, c);
+        if (cur)
+          return cur;
+      }
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c)
         cur = combine(cur, terms[c]);
@@ -249,8 +285,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           LaneMask keep(numLanes(outShape), false);
           for (unsigned o = 0; o < keep.size(); ++o)
             keep[o] = !isDropped(c, o);
-          if (llvm::any_of(keep, [](bool k) { return k; }))
-            cur = selectLanes(keep, combine(cur, term(x, c)), cur);
+          if (!llvm::any_of(keep, [](bool k) { return k; }))
+            continue;
+          Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
+          cur = flat ? flat : selectLanes(keep, combine(cur, term(x, c)), cur);
         }
         memref::StoreOp::create(b, loc, cur, acc);
       }
