@@ -144,6 +144,14 @@ def nested_sum_chain():
     "not acc + (inner + c) (1.4e-5 off on a cancelling sum; random-kernels seed 31 #137)", (a @ b + c).sum()
 
 
+def half_log_argmax():
+  a = Tensor([0.4446, -2.502, -1.306, -1.283, 0.888, 0.768, -0.8286, 0.3276, -0.895, -0.7173, 1.412, -1.216],
+             dtype=dtypes.half).realize()
+  return a, "argmax of half logs: the C compares each lane's inline log*ln2 (float) with the named, so rounded, " \
+    "max*ln2, which no lane equals (random-kernels seed 31 #275: index 10 where tinygrad says 12)", \
+    a.log().argmax().cast(dtypes.half)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -152,6 +160,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod,
             "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
+            "half_log_argmax": half_log_argmax,
             "uint32_var_division": uint32_var_division}
 
 

@@ -42,10 +42,13 @@ Value Emitter::roundLikeC(UOpRef u, Value v) {
   // tinygrad computes bfloat16 ALUs in float and casts each result back
   // (create_non_native_float_pats); a half one is rounded where the C
   // names it, in an `__fp16` variable: a WHERE (MAX too: the Clang renderer
-  // has none, tinygrad writes it as a WHERE), or a node used twice.
+  // has none, tinygrad writes it as a WHERE), or a node used twice, which
+  // includes one without lanes read by each lane of another (argmax's
+  // `x*c == max*c`: the C compares each float product with the rounded
+  // `max*c`).
   bool rounds = u->dtype == DType::BFloat16 ||
-                (u->dtype == DType::Float16 &&
-                 (u->op == K::WHERE || u->op == K::MAX || users.lookup(u) > 1));
+                (u->dtype == DType::Float16 && (u->op == K::WHERE || u->op == K::MAX || users.lookup(u) > 1 ||
+                                                readPerLane.contains(u)));
   return rounds ? roundToStorage(v, u->dtype) : v;
 }
 

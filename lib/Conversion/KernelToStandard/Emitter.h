@@ -169,6 +169,9 @@ private:
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 4>> rangeSets;
   llvm::DenseMap<UOpRef, SmallVector<UOpRef, 2>> laneShapes;
   llvm::DenseMap<UOpRef, unsigned> users; ///< how many nodes use each node
+  /// Nodes without lanes that a node with lanes reads: tinygrad's
+  /// devectorized C reads them once per lane, so it names them.
+  llvm::DenseSet<UOpRef> readPerLane;
   /// Lane ranges by their smallest |stride| in a store's index, then in a
   /// load's (0: none); the order of lanes in every vector follows it.
   llvm::DenseMap<UOpRef, std::pair<int64_t, int64_t>> laneStrides;

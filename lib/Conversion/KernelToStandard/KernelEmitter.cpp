@@ -78,6 +78,11 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     for (UOpRef x : u->src)
       ++users[x];
   chooseLaneOrder(topo);
+  for (UOpRef u : topo)
+    if (numLanes(laneShape(u)) > 1)
+      for (UOpRef x : u->src)
+        if (numLanes(laneShape(x)) == 1)
+          readPerLane.insert(x);
   SmallVector<UOpRef> bufs, vars;
   // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
   // a LOAD's an in). Loads are implicit here: an INDEX is read wherever it is
