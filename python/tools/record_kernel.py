@@ -152,6 +152,12 @@ def half_log_argmax():
     a.log().argmax().cast(dtypes.half)
 
 
+def uint8_lane_broadcast():
+  a = Tensor([200, 100, 250, 7] + [9 * i for i in range(16)], dtype=dtypes.uint8).realize()
+  return a, "uint8 a0+a1 read by each of 16 lanes: the C names it, so it wraps before (s + b_i) >> 1 " \
+    "(we kept the carry: 150 where tinygrad's C says 22)", ((a[0] + a[1]) + a[4:]) >> 1
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -160,7 +166,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "bf16_gelu": bf16_gelu, "narrow_int_sub_mod": narrow_int_sub_mod,
             "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
-            "half_log_argmax": half_log_argmax,
+            "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
             "uint32_var_division": uint32_var_division}
 
 

@@ -136,9 +136,9 @@ Value Emitter::promotedAlu(UOpRef u, ArrayRef<Value> in) {
   if (!r || cmp)
     return r;
   Value narrow = convert(r, DType::Int32, u->dtype);
-  // Inline in the C (used once, not written as a WHERE): its consumer
-  // reads the int value.
-  if (op != K::MAX && users.lookup(u) == 1)
+  // Inline in the C (used once, not written as a WHERE, not read by each
+  // lane of a node with lanes): its consumer reads the int value.
+  if (op != K::MAX && users.lookup(u) == 1 && !readPerLane.contains(u))
     promotedOut = r;
   return narrow;
 }
