@@ -158,6 +158,13 @@ def uint8_lane_broadcast():
     "(we kept the carry: 150 where tinygrad's C says 22)", ((a[0] + a[1]) + a[4:]) >> 1
 
 
+def int8_wrapped_shift_div():
+  a = Tensor([0, 1, 127, 128, 200, 255, 256, 300, 1000, 40000, 65535, 65000, 243, 250, 129, 17],
+             dtype=dtypes.uint16).realize()
+  return a, "(int8)ushort // 16: tinygrad's bounds say >= 0, so its C shifts (floor) where a divide " \
+    "truncates (random-kernels seed 32 #146)", (a.cast(dtypes.int8) // 16).cast(dtypes.int32)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -167,6 +174,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
             "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
+            "int8_wrapped_shift_div": int8_wrapped_shift_div,
             "uint32_var_division": uint32_var_division}
 
 

@@ -127,8 +127,10 @@ Value Emitter::promotedAlu(UOpRef u, ArrayRef<Value> in) {
   // The same op at int, on a stand-in node of int dtype.
   sym::Context &ctx = u->ctx();
   SmallVector<UOpRef, 3> src;
+  // (A constant stays a constant: a power-of-two divisor keeps its shift.)
   for (UOpRef s : u->src)
-    src.push_back(ctx.cast(s, DType::Int32));
+    src.push_back(s->op == K::CONST && s->val().isInt() ? ctx.constInt(s->val().i, DType::Int32)
+                                                          : ctx.cast(s, DType::Int32));
   UOpRef asInt = ctx.alu(op, src);
   if (!asInt)
     return {};
@@ -183,6 +185,20 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
       return arith::AndIOp::create(b, loc, v[0], intLike(v[0], d - 1)).getResult();
     Value k = intLike(v[0], llvm::Log2_64((uint64_t)d));
     return uns ? arith::ShRUIOp::create(b, loc, v[0], k).getResult() : arith::ShRSIOp::create(b, loc, v[0], k).getResult();
+  }
+  // A signed CDIV by 2^k is tinygrad's `(x + (x<0 ? 2^k-1 : 0)) >> k`
+  // with `x<0` folded where x's bounds decide it: a plain shift when they
+  // say x >= 0, which is its C's answer even where a wrapped narrow value
+  // breaks them ((signed char)ushort >> 4: floor, where a divide truncates).
+  if (!f && !uns && op == K::CDIV && powerOfTwoDivisor(u)) {
+    const Scalar &lo = u->src[0]->vmin(), &hi = u->src[0]->vmax();
+    int64_t d = u->src[1]->val().i;
+    Value k = intLike(v[0], llvm::Log2_64((uint64_t)d));
+    if (lo.isInt() && lo.i >= 0)
+      return arith::ShRSIOp::create(b, loc, v[0], k).getResult();
+    if (hi.isInt() && hi.i < 0)
+      return arith::ShRSIOp::create(b, loc, arith::AddIOp::create(b, loc, v[0], intLike(v[0], d - 1)), k)
+          .getResult();
   }
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
