@@ -30,6 +30,10 @@ try:
 except OSError:
     pass
 
+# The OpenBLAS reference of bench/kernels (built where OpenBLAS is found).
+if os.path.exists(os.path.join(config.tinygrad_obj_root, "bench", "openblas-probe")):
+    config.available_features.add("openblas")
+
 # tinygrad itself (the oracle) for the tests that compare with it live:
 # TINYGRAD_SRC, else a checkout beside this one.
 tinygrad_ref = os.environ.get("TINYGRAD_SRC") or os.path.join(config.tinygrad_src_root, "..", "tinygrad")

@@ -26,6 +26,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -258,13 +259,7 @@ private:
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(like.getType()));
   }
   /// The integer `v` in `like`'s type (every lane of a vector).
-  Value intLike(Value like, int64_t v) {
-    Type t = like.getType();
-    auto at = b.getIntegerAttr(getElementTypeOrSelf(t), v);
-    if (auto vt = dyn_cast<VectorType>(t))
-      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, Attribute(at)));
-    return arith::ConstantOp::create(b, loc, at);
-  }
+  Value intLike(Value like, int64_t v) { return createScalarOrSplatConstant(b, loc, like.getType(), v); }
   /// The lanes `idx` of `x` (a scalar is every lane): a scalar for one
   /// index, else a vector.
   Value pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx);
