@@ -77,9 +77,9 @@ def main():
     ap.add_argument("--ref-dev", default="CPU", help="the reference (default CPU: tinygrad's own compiler)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per file and side")
     ap.add_argument("--json", help="write the comparison here")
-    ap.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest")
-    a = ap.parse_args()
-    extra = [x for x in a.pytest_args if x != "--"]
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a, extra = ap.parse_args(argv[:cut]), argv[cut + 1:]  # after --: passed to pytest
     tg = os.path.abspath(a.tinygrad)
     files = []
     for p in a.paths:
@@ -116,7 +116,9 @@ def main():
             print(f"    {t}: {msg}")
         sys.stdout.flush()
         report.append(row)
-    print(f"total: {total_only} tests pass with {a.ref_dev} but not with {a.dev}")
+    crashed = sum("error" in r for r in report)
+    print(f"total: {total_only} tests pass with {a.ref_dev} but not with {a.dev}"
+          + (f"; {crashed} file(s) gave no result (crashed or timed out)" if crashed else ""))
     if a.json:
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
         with open(a.json, "w") as fh:
