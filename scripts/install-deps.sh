@@ -7,6 +7,10 @@ PKGS=(
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-rt-22-dev
   libgtest-dev python3 python3-numpy python3-pip python3-setuptools pybind11-dev
   libopenblas-dev  # bench/kernels: the OpenBLAS sgemm reference
+  # The Vulkan target: the loader's headers (the runtime dlopens libvulkan at
+  # run time), Mesa's lavapipe as the device tests and CI run on, spirv-val,
+  # and the Khronos validation layer the driver's tests also run under.
+  libvulkan-dev mesa-vulkan-drivers spirv-tools vulkan-validationlayers
 )
 # Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own tests through the
 # backend needs (torch is test_ops.py's oracle; pytest runs the files and

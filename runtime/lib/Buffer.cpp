@@ -2,16 +2,14 @@
 
 #include "Buffer.h"
 
-#include <cstdlib>
 #include <cstring>
 
 using namespace tgrt;
 
-namespace {
-constexpr size_t kAlignment = 64;
-} // namespace
-
-tgrt_buffer::~tgrt_buffer() { std::free(allocation); }
+tgrt_buffer::~tgrt_buffer() {
+  if (memory.handle || memory.host)
+    device->driver->release(memory);
+}
 
 Status tgrt::checkRange(const tgrt_buffer *buffer, size_t offset, size_t size, const char *function,
                         const char *what) {
@@ -28,20 +26,11 @@ tgrt_status tgrt_buffer_alloc(tgrt_device *device, size_t size, tgrt_buffer **ou
   return apiCall("tgrt_buffer_alloc", [&]() -> Status {
     TGRT_RETURN_IF_ERROR(checkOpenDevice(device, "tgrt_buffer_alloc"));
     TGRT_RETURN_IF_ERROR(checkOut(out_buffer, "tgrt_buffer_alloc", "out_buffer"));
-    if (size > SIZE_MAX - kAlignment)
-      return failf(TGRT_OUT_OF_MEMORY, "tgrt_buffer_alloc: cannot allocate %zu bytes", size);
-    size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded == 0)
-      rounded = kAlignment;
-    void *p = nullptr;
-    if (posix_memalign(&p, kAlignment, rounded) != 0 || !p)
-      return failf(TGRT_OUT_OF_MEMORY, "tgrt_buffer_alloc: cannot allocate %zu bytes", size);
-    std::memset(p, 0, rounded);
     Ref<tgrt_buffer> b = Ref<tgrt_buffer>::adopt(new tgrt_buffer);
-    b->allocation = p;
-    b->data = static_cast<uint8_t *>(p);
-    b->size = size;
     b->device = Ref<tgrt_device>::share(device);
+    TGRT_RETURN_IF_ERROR(device->driver->allocate(size, b->memory));
+    b->data = b->memory.host;
+    b->size = size;
     *out_buffer = b.leak();
     return TGRT_OK;
   });
@@ -55,7 +44,9 @@ tgrt_status tgrt_buffer_view(tgrt_buffer *parent, size_t offset, size_t size, tg
     Ref<tgrt_buffer> v = Ref<tgrt_buffer>::adopt(new tgrt_buffer);
     v->device = parent->device;
     v->parent = Ref<tgrt_buffer>::share(parent);
-    v->data = parent->data + offset;
+    v->root = parent->root;
+    v->offset = parent->offset + offset;
+    v->data = parent->data ? parent->data + offset : nullptr;
     v->size = size;
     *out_view = v.leak();
     return TGRT_OK;
@@ -70,8 +61,16 @@ tgrt_status tgrt_buffer_size(const tgrt_buffer *buffer, size_t *out_size) {
 }
 
 tgrt_status tgrt_buffer_host_pointer(tgrt_buffer *buffer, void **out_ptr) {
-  return apiQuery("tgrt_buffer_host_pointer", buffer, out_ptr, "out_ptr",
-                  [](tgrt_buffer &b) { return static_cast<void *>(b.data); });
+  return apiCall("tgrt_buffer_host_pointer", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(buffer, "tgrt_buffer_host_pointer", "buffer"));
+    TGRT_RETURN_IF_ERROR(checkOut(out_ptr, "tgrt_buffer_host_pointer", "out_ptr"));
+    if (!buffer->data)
+      return failf(TGRT_UNSUPPORTED,
+                   "tgrt_buffer_host_pointer: the buffer's memory on '%s' is not host-visible",
+                   buffer->device->name.c_str());
+    *out_ptr = buffer->data;
+    return TGRT_OK;
+  });
 }
 
 tgrt_status tgrt_buffer_copy_in(tgrt_buffer *buffer, size_t offset, const void *src, size_t size) {
@@ -80,8 +79,11 @@ tgrt_status tgrt_buffer_copy_in(tgrt_buffer *buffer, size_t offset, const void *
     if (!src && size)
       return fail(TGRT_INVALID_ARGUMENT, "tgrt_buffer_copy_in: src is NULL");
     TGRT_RETURN_IF_ERROR(checkRange(buffer, offset, size, "tgrt_buffer_copy_in", "destination"));
-    if (size)
-      std::memmove(buffer->data + offset, src, size);
+    if (!size)
+      return TGRT_OK;
+    if (!buffer->data)
+      return buffer->device->driver->copyIn(buffer->root->memory, buffer->offset + offset, src, size);
+    std::memmove(buffer->data + offset, src, size);
     return TGRT_OK;
   });
 }
@@ -92,8 +94,11 @@ tgrt_status tgrt_buffer_copy_out(const tgrt_buffer *buffer, size_t offset, void 
     if (!dst && size)
       return fail(TGRT_INVALID_ARGUMENT, "tgrt_buffer_copy_out: dst is NULL");
     TGRT_RETURN_IF_ERROR(checkRange(buffer, offset, size, "tgrt_buffer_copy_out", "source"));
-    if (size)
-      std::memmove(dst, buffer->data + offset, size);
+    if (!size)
+      return TGRT_OK;
+    if (!buffer->data)
+      return buffer->device->driver->copyOut(buffer->root->memory, buffer->offset + offset, dst, size);
+    std::memmove(dst, buffer->data + offset, size);
     return TGRT_OK;
   });
 }

@@ -13,8 +13,10 @@ struct tgrt_buffer final : tgrt::Object {
 
   tgrt::Ref<tgrt_device> device;
   tgrt::Ref<tgrt_buffer> parent; // set for views
-  void *allocation = nullptr;    // owned, root buffers only
-  uint8_t *data = nullptr;       // first byte of this buffer or view
+  tgrt::Memory memory;           // the driver's allocation (root buffers only)
+  const tgrt_buffer *root = this; // the buffer owning `memory`
+  size_t offset = 0;             // of this buffer's first byte in root's memory
+  uint8_t *data = nullptr;       // host address of the first byte, if mapped
   size_t size = 0;
 };
 

@@ -8,10 +8,6 @@
 
 using namespace tgrt;
 
-namespace {
-constexpr uint32_t kMaxThreads = 1024;
-} // namespace
-
 tgrt_device::tgrt_device() : Object(kMagic, &Object::destroyAs<tgrt_device>) {}
 
 tgrt_device::~tgrt_device() {
@@ -35,6 +31,23 @@ Engine *tgrt_device::startedEngine(int index) {
   return engines_[index].get();
 }
 
+void tgrt_device::recordFailure(Status status) {
+  std::lock_guard<std::mutex> lock(failureMutex_);
+  if (failure_ != TGRT_OK)
+    return;
+  failure_ = status;
+  failureMessage_ = tgrt_last_error();
+}
+
+Status tgrt_device::takeFailure(const char *function) {
+  std::lock_guard<std::mutex> lock(failureMutex_);
+  if (failure_ == TGRT_OK)
+    return TGRT_OK;
+  Status s = std::exchange(failure_, TGRT_OK);
+  return failf(s, "%s: submitted work on '%s' failed: %s", function, name.c_str(),
+               failureMessage_.c_str());
+}
+
 Status tgrt::checkNotClosed(const tgrt_device *device, const char *function) {
   if (device->closed)
     return failf(TGRT_FAILED_PRECONDITION, "%s: device '%s' is closed", function,
@@ -56,9 +69,6 @@ tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *option
     TGRT_RETURN_IF_ERROR(checkOut(out_device, "tgrt_device_open", "out_device"));
     if (!name)
       return fail(TGRT_INVALID_ARGUMENT, "tgrt_device_open: name is NULL");
-    if (std::strcmp(name, "CPU") != 0)
-      return fail(TGRT_NOT_FOUND, std::string("tgrt_device_open: no device '") + name +
-                                      "' (this runtime has: CPU)");
     tgrt_device_options opts = TGRT_DEVICE_OPTIONS_DEFAULT;
     if (options) {
       if (options->api_version != TGRT_API_VERSION)
@@ -67,14 +77,9 @@ tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *option
                      options->api_version, TGRT_API_VERSION);
       opts = *options;
     }
-    if (opts.num_threads > kMaxThreads)
-      return failf(TGRT_INVALID_ARGUMENT, "tgrt_device_open: num_threads %u exceeds %u",
-                   opts.num_threads, kMaxThreads);
-    uint32_t threads = opts.num_threads ? opts.num_threads : ThreadPool::availableCores();
     Ref<tgrt_device> dev = Ref<tgrt_device>::adopt(new tgrt_device);
+    TGRT_RETURN_IF_ERROR(openDriver("tgrt_device_open", name, opts, dev->driver));
     dev->name = name;
-    dev->numThreads = threads;
-    dev->pool = std::make_unique<ThreadPool>(threads);
     *out_device = dev.leak();
     return TGRT_OK;
   });
@@ -111,9 +116,15 @@ tgrt_status tgrt_device_close(tgrt_device *device) {
         e->stop();
         abandoned += e->abandoned();
       }
-    device->pool.reset();
+    device->driver->shutdown();
+    Status failed = device->takeFailure("tgrt_device_close");
+    std::string message = failed != TGRT_OK ? tgrt_last_error() : "";
+    // The driver goes with the device's last reference (buffers and
+    // programs still held by the caller need it to be released).
     std::string name = device->name;
     device->release();
+    if (failed != TGRT_OK)
+      return fail(failed, message);
     if (abandoned)
       return failf(TGRT_ABORTED,
                    "tgrt_device_close: %llu queued command(s) on '%s' were abandoned: they "
@@ -130,7 +141,23 @@ tgrt_status tgrt_device_name(const tgrt_device *device, const char **out_name) {
 
 tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count) {
   return apiQuery("tgrt_device_thread_count", device, out_count, "out_count",
-                  [](const tgrt_device &d) { return d.numThreads; });
+                  [](const tgrt_device &d) { return d.driver->threadCount(); });
+}
+
+tgrt_status tgrt_device_query(const tgrt_device *device, tgrt_device_info *out_info) {
+  return apiCall("tgrt_device_query", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_query", "device"));
+    TGRT_RETURN_IF_ERROR(checkOut(out_info, "tgrt_device_query", "out_info"));
+    if (out_info->api_version != TGRT_API_VERSION)
+      return failf(TGRT_INVALID_ARGUMENT,
+                   "tgrt_device_query: out_info->api_version is %u, this runtime is version %u",
+                   out_info->api_version, TGRT_API_VERSION);
+    tgrt_device_info info{};
+    info.api_version = TGRT_API_VERSION;
+    device->driver->query(info);
+    *out_info = info;
+    return TGRT_OK;
+  });
 }
 
 tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms) {
@@ -142,7 +169,7 @@ tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms) {
         if (!e->synchronize(deadline))
           return failf(TGRT_TIMEOUT, "tgrt_device_synchronize: the %s engine did not finish within %llu ms",
                        e->name(), (unsigned long long)timeout_ms);
-    return TGRT_OK;
+    return device->takeFailure("tgrt_device_synchronize");
   });
 }
 

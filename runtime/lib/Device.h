@@ -1,17 +1,19 @@
-//===- Device.h - the CPU device object -------------------------*- C++ -*-===//
+//===- Device.h - the device object ------------------------------*- C++ -*-===//
 //
-// A device owns the thread pool kernels run on and one engine per queue type
-// (the CPU counterpart of a GPU's compute ring and copy/SDMA ring). Engines
-// start on first submit. Closing stops both; the object itself lives until
-// its last buffer, program, signal or queue is released.
+// A device is a driver's device (DeviceDriver) plus what every driver shares:
+// one engine per queue type (the counterpart of a GPU's compute ring and its
+// copy/SDMA ring), started on first submit, and the first failure of work
+// that ran asynchronously. Closing stops the engines; the object itself lives
+// until its last buffer, program, signal or queue is released.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TGRT_LIB_DEVICE_H
 #define TGRT_LIB_DEVICE_H
 
+#include "Driver.h"
 #include "Object.h"
-#include "ThreadPool.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -29,10 +31,9 @@ struct tgrt_device final : tgrt::Object {
   ~tgrt_device();
 
   std::string name;
-  uint32_t numThreads = 1;
-  std::unique_ptr<tgrt::ThreadPool> pool;
+  std::unique_ptr<tgrt::DeviceDriver> driver;
 
-  /// Held shared by calls that use the pool or engines, exclusively to close.
+  /// Held shared by calls that use the driver or engines, exclusively to close.
   std::shared_mutex lifecycle;
   bool closed = false; // guarded by lifecycle
 
@@ -48,9 +49,18 @@ struct tgrt_device final : tgrt::Object {
 
   static constexpr int kNumEngines = 2;
 
+  /// Records the first failure of submitted work (the calling thread's last
+  /// error); tgrt_device_synchronize and close report it.
+  void recordFailure(tgrt::Status status);
+  /// TGRT_OK, or the recorded failure (re-raised as the caller's last error).
+  tgrt::Status takeFailure(const char *function);
+
 private:
   std::mutex engineMutex_;
   std::unique_ptr<tgrt::Engine> engines_[kNumEngines];
+  std::mutex failureMutex_;
+  tgrt::Status failure_ = TGRT_OK;
+  std::string failureMessage_;
 };
 
 namespace tgrt {

@@ -74,28 +74,43 @@ bool Engine::waitFor(const tgrt_signal &signal, uint64_t value) {
   return reached;
 }
 
-bool Engine::execute(const Command &c) {
-  switch (c.op) {
-  case Command::Exec:
-    runCall(*device_->pool, c.call);
-    return true;
-  case Command::Copy:
-    std::memmove(c.dst, c.src, c.size);
-    return true;
-  case Command::Signal:
-    c.signal->raise(c.value);
-    return true;
-  case Command::Wait:
-    return waitFor(*c.signal, c.value);
-  case Command::Timestamp:
-    c.signal->writeTimestamp();
-    return true;
-  case Command::MemoryBarrier:
-    // Commands already complete in order and the pool's join orders the
-    // kernel threads' writes before whatever runs next.
-    return true;
+size_t Engine::execute(const CommandList &batch) {
+  std::vector<DeviceCommand> run;
+  size_t i = 0, n = batch.size();
+  while (i < n) {
+    const Command &c = batch[i];
+    if (c.onDevice()) {
+      // A run of device commands goes to the driver at once (one command
+      // buffer on a GPU); it has completed when run() returns.
+      size_t j = i;
+      run.clear();
+      while (j < n && batch[j].onDevice())
+        run.push_back(batch[j++].deviceCommand());
+      Status s = device_->driver->run(run.data(), run.size());
+      if (s != TGRT_OK) {
+        device_->recordFailure(s);
+        return i;
+      }
+      i = j;
+      continue;
+    }
+    switch (c.op) {
+    case Command::Signal:
+      c.signal->raise(c.value);
+      break;
+    case Command::Wait:
+      if (!waitFor(*c.signal, c.value))
+        return i;
+      break;
+    case Command::Timestamp:
+      c.signal->writeTimestamp();
+      break;
+    default:
+      break;
+    }
+    ++i;
   }
-  return true;
+  return n;
 }
 
 void Engine::run() {
@@ -106,16 +121,15 @@ void Engine::run() {
       return; // stop_ with nothing left
     std::shared_ptr<const CommandList> batch = ring_.front();
     lock.unlock();
-    size_t done = 0, total = batch->size();
-    while (done < total && execute((*batch)[done]))
-      ++done;
+    size_t total = batch->size();
+    size_t done = execute(*batch);
     batch.reset(); // drop references before reporting completion
     lock.lock();
     ring_.pop_front();
     ++completed_;
     if (done < total) {
-      // A cancelled wait: what follows it on this ring can never run in
-      // order, so drop it all.
+      // A cancelled wait or a failed device command: what follows it on
+      // this ring can never run in order, so drop it all.
       abandoned_ += total - done;
       for (const auto &b : ring_)
         abandoned_ += b->size();

@@ -1,9 +1,8 @@
-//===- Program.h - loaded programs and kernel calls --------------*- C++ -*-===//
+//===- Program.h - loaded programs and launches ------------------*- C++ -*-===//
 #ifndef TGRT_LIB_PROGRAM_H
 #define TGRT_LIB_PROGRAM_H
 
 #include "Buffer.h"
-#include "ElfLoader.h"
 
 #include <vector>
 
@@ -14,29 +13,25 @@ struct tgrt_program final : tgrt::Object {
   tgrt_program() : Object(kMagic, &Object::destroyAs<tgrt_program>) {}
 
   tgrt::Ref<tgrt_device> device;
-  tgrt::LoadedImage image;
+  std::unique_ptr<tgrt::ProgramImpl> impl;
+  /// The interface tgrt_program_desc declared (GPU formats).
+  uint32_t format = TGRT_FORMAT_ELF;
+  uint32_t numBuffers = 0;
+  std::vector<uint8_t> scalarBytes;
+  bool offsetsWord = false;
+  uint32_t localSize[3] = {0, 0, 0};
 };
 
 namespace tgrt {
 
-/// A validated launch: entry point and every argument as tinygrad's CPU
-/// convention passes it (uint64 each).
-struct KernelCall {
-  void *entry = nullptr;
-  uint64_t args[TGRT_MAX_ARGS] = {};
-  uint32_t numArgs = 0;
-  int32_t coreIdArg = -1;
-  uint32_t nthreads = 1;
-};
-
-/// Checks a launch's arguments against the program and fills `call`.
-/// Buffers named by the arguments are appended to `keep` when given.
-Status prepareCall(const char *function, const tgrt_program *program, const tgrt_arg *args,
-                   uint32_t numArgs, int32_t coreIdArg, uint32_t nthreads, KernelCall &call,
-                   std::vector<Ref<tgrt_buffer>> *keep);
-
-/// Runs the call (once, or once per thread id in parallel on `pool`).
-void runCall(ThreadPool &pool, const KernelCall &call);
+/// Checks a launch (handles, argument kinds, counts, devices, dispatch
+/// sizes; then the driver's own checks) and fills `launch`. Buffers named
+/// by the arguments are appended to `keep` when given.
+Status prepareLaunch(const char *function, const tgrt_program *program, const tgrt_arg *args,
+                     uint32_t numArgs, const tgrt_dispatch &dispatch, Launch &launch,
+                     std::vector<Ref<tgrt_buffer>> *keep);
+/// tinygrad's CPU convention (core id argument, thread count) as a dispatch.
+tgrt_dispatch cpuDispatch(int32_t coreIdArg, uint32_t nthreads);
 
 } // namespace tgrt
 

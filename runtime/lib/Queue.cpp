@@ -31,7 +31,43 @@ Status recordSignalCommand(const char *function, tgrt_queue *queue, tgrt_signal 
   });
 }
 
+Status recordExec(const char *function, tgrt_queue *queue, tgrt_program *program,
+                  const tgrt_arg *args, uint32_t numArgs, const tgrt_dispatch &dispatch) {
+  TGRT_RETURN_IF_ERROR(checkHandle(queue, function, "queue"));
+  if (queue->type != TGRT_QUEUE_COMPUTE)
+    return failf(TGRT_INVALID_ARGUMENT, "%s: exec needs a compute queue", function);
+  Command c(Command::Exec);
+  TGRT_RETURN_IF_ERROR(prepareLaunch(function, program, args, numArgs, dispatch, c.launch, &c.keep));
+  if (program->device.get() != queue->device.get())
+    return failf(TGRT_INVALID_ARGUMENT, "%s: the program belongs to another device", function);
+  c.program = Ref<tgrt_program>::share(program);
+  return record(queue, std::move(c));
+}
+
 } // namespace
+
+DeviceCommand Command::deviceCommand() const {
+  DeviceCommand d;
+  switch (op) {
+  case Exec:
+    d.op = DeviceCommand::Exec;
+    d.program = program.get();
+    d.launch = &launch;
+    break;
+  case Copy:
+    d.op = DeviceCommand::Copy;
+    d.dst = dst.get();
+    d.dstOffset = dstOffset;
+    d.src = src.get();
+    d.srcOffset = srcOffset;
+    d.size = size;
+    break;
+  default:
+    d.op = DeviceCommand::MemoryBarrier;
+    break;
+  }
+  return d;
+}
 
 extern "C" {
 
@@ -55,16 +91,17 @@ tgrt_status tgrt_queue_destroy(tgrt_queue *queue) { return apiRelease("tgrt_queu
 tgrt_status tgrt_queue_exec(tgrt_queue *queue, tgrt_program *program, const tgrt_arg *args,
                             uint32_t num_args, int32_t core_id_arg_index, uint32_t nthreads) {
   return apiCall("tgrt_queue_exec", [&]() -> Status {
-    TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_exec", "queue"));
-    if (queue->type != TGRT_QUEUE_COMPUTE)
-      return fail(TGRT_INVALID_ARGUMENT, "tgrt_queue_exec: exec needs a compute queue");
-    Command c(Command::Exec);
-    TGRT_RETURN_IF_ERROR(prepareCall("tgrt_queue_exec", program, args, num_args, core_id_arg_index,
-                                     nthreads, c.call, &c.keep));
-    if (program->device.get() != queue->device.get())
-      return fail(TGRT_INVALID_ARGUMENT, "tgrt_queue_exec: the program belongs to another device");
-    c.program = Ref<tgrt_program>::share(program);
-    return record(queue, std::move(c));
+    return recordExec("tgrt_queue_exec", queue, program, args, num_args,
+                      cpuDispatch(core_id_arg_index, nthreads));
+  });
+}
+
+tgrt_status tgrt_queue_dispatch(tgrt_queue *queue, tgrt_program *program, const tgrt_arg *args,
+                                uint32_t num_args, const tgrt_dispatch *dispatch) {
+  return apiCall("tgrt_queue_dispatch", [&]() -> Status {
+    if (!dispatch)
+      return fail(TGRT_INVALID_ARGUMENT, "tgrt_queue_dispatch: dispatch is NULL");
+    return recordExec("tgrt_queue_dispatch", queue, program, args, num_args, *dispatch);
   });
 }
 
@@ -76,12 +113,14 @@ tgrt_status tgrt_queue_copy(tgrt_queue *queue, tgrt_buffer *dst, size_t dst_offs
     TGRT_RETURN_IF_ERROR(checkHandle(src, "tgrt_queue_copy", "src"));
     TGRT_RETURN_IF_ERROR(checkRange(dst, dst_offset, size, "tgrt_queue_copy", "destination"));
     TGRT_RETURN_IF_ERROR(checkRange(src, src_offset, size, "tgrt_queue_copy", "source"));
+    if (dst->device.get() != queue->device.get() || src->device.get() != queue->device.get())
+      return fail(TGRT_INVALID_ARGUMENT, "tgrt_queue_copy: a buffer belongs to another device");
     Command c(Command::Copy);
-    c.dst = dst->data + dst_offset;
-    c.src = src->data + src_offset;
+    c.dst = Ref<tgrt_buffer>::share(dst);
+    c.dstOffset = dst_offset;
+    c.src = Ref<tgrt_buffer>::share(src);
+    c.srcOffset = src_offset;
     c.size = size;
-    c.keep.push_back(Ref<tgrt_buffer>::share(dst));
-    c.keep.push_back(Ref<tgrt_buffer>::share(src));
     return record(queue, std::move(c));
   });
 }

@@ -13,6 +13,7 @@
 
 #include "Program.h"
 
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -55,13 +56,17 @@ struct Command {
   enum Op { Exec, Copy, Signal, Wait, Timestamp, MemoryBarrier };
   explicit Command(Op op) : op(op) {}
 
+  /// Exec, Copy and MemoryBarrier run on the device (DeviceDriver::run);
+  /// the others are timeline operations of the engine.
+  bool onDevice() const { return op == Exec || op == Copy || op == MemoryBarrier; }
+  DeviceCommand deviceCommand() const;
+
   Op op;
-  KernelCall call;                     // Exec
+  Launch launch;                       // Exec
   Ref<tgrt_program> program;           // Exec
   std::vector<Ref<tgrt_buffer>> keep;  // buffers named by Exec/Copy
-  uint8_t *dst = nullptr;              // Copy
-  const uint8_t *src = nullptr;        // Copy
-  size_t size = 0;                     // Copy
+  Ref<tgrt_buffer> dst, src;           // Copy
+  size_t dstOffset = 0, srcOffset = 0, size = 0;
   Ref<tgrt_signal> signal;             // Signal/Wait/Timestamp
   uint64_t value = 0;                  // Signal/Wait
 };
@@ -92,7 +97,10 @@ public:
 
 private:
   void run();
-  bool execute(const Command &c);
+  /// Runs commands [begin, end) of a batch: device commands in runs through
+  /// the driver, timeline commands here. Returns how many ran; fewer when a
+  /// wait was cancelled or the device failed.
+  size_t execute(const CommandList &batch);
   bool waitFor(const tgrt_signal &signal, uint64_t value);
 
   tgrt_device *device_;

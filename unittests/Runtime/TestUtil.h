@@ -38,9 +38,10 @@
 
 namespace tgrt_test {
 
-/// Bytes of a kernel object built by the test CMake (kernels/<name>.c).
-inline std::vector<uint8_t> kernelObject(const std::string &name) {
-  std::string path = std::string(TGRT_TEST_KERNEL_DIR) + "/" + name + ".o";
+/// Bytes of a kernel built by the test CMake (kernels/<name>.c to .o,
+/// kernels/<name>.spirv.mlir to <name>_spirv.spv).
+inline std::vector<uint8_t> kernelObject(const std::string &name, const std::string &ext = ".o") {
+  std::string path = std::string(TGRT_TEST_KERNEL_DIR) + "/" + name + ext;
   std::ifstream f(path, std::ios::binary);
   EXPECT_TRUE(f.good()) << "missing test kernel " << path;
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
@@ -53,10 +54,13 @@ protected:
   /// purpose: the pool must be correct when oversubscribed).
   static constexpr uint32_t kThreads = 4;
 
+  /// The device the fixture opens.
+  virtual const char *deviceName() const { return "CPU"; }
+
   void SetUp() override {
     tgrt_device_options opts = TGRT_DEVICE_OPTIONS_DEFAULT;
     opts.num_threads = kThreads;
-    TGRT_ASSERT_OK(tgrt_device_open("CPU", &opts, &dev));
+    TGRT_ASSERT_OK(tgrt_device_open(deviceName(), &opts, &dev));
   }
   void TearDown() override {
     for (tgrt_queue *q : queues)

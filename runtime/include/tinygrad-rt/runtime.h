@@ -2,9 +2,13 @@
  * tinygrad-rt: the tinygrad-mlir runtime, C API (C99).
  *
  * A plain C library (no MLIR, no LLVM) modelled on tinygrad's HCQ runtime and
- * IREE's HAL: devices, buffers, programs (in-memory ELF objects), and
- * HCQ-style command queues ordered by timeline signals. This version has one
- * driver, "CPU".
+ * IREE's HAL: devices, buffers, programs, and HCQ-style command queues
+ * ordered by timeline signals. Devices are opened by name through drivers:
+ * "CPU" (kernels are in-memory ELF objects run on a thread pool) and
+ * "VULKAN" / "VULKAN:<n>" (SPIR-V compute shaders on the n-th Vulkan
+ * physical device, through the Vulkan loader found at run time). A driver
+ * whose library or hardware is missing is an error status naming it
+ * (TGRT_UNAVAILABLE), never a crash.
  *
  * Conventions
  *  - Every function returns a tgrt_status. On anything but TGRT_OK,
@@ -70,7 +74,8 @@ typedef enum tgrt_status {
   TGRT_TIMEOUT = 7,           /* a wait did not complete in time              */
   TGRT_ABORTED = 8,           /* submitted work was abandoned (device close)  */
   TGRT_FAILED_PRECONDITION = 9, /* object in the wrong state (closed device)  */
-  TGRT_INTERNAL = 10          /* a bug or an unexpected system error          */
+  TGRT_INTERNAL = 10,         /* a bug or an unexpected system error          */
+  TGRT_UNAVAILABLE = 11       /* the driver's library or hardware is absent   */
 } tgrt_status;
 
 /* The library's TGRT_API_VERSION (compare with the header's). */
@@ -96,7 +101,10 @@ typedef struct tgrt_device_options {
 
 #define TGRT_DEVICE_OPTIONS_DEFAULT {TGRT_API_VERSION, 0}
 
-/* Opens a device. name: "CPU". options may be NULL (defaults). */
+/* Opens a device by name: "CPU", "VULKAN" (= "VULKAN:0"), "VULKAN:<n>".
+ * options may be NULL (defaults); num_threads only applies to the CPU.
+ * TGRT_NOT_FOUND for an unknown driver name, TGRT_UNAVAILABLE when the
+ * driver's library or a device with that index is absent. */
 TGRT_API tgrt_status tgrt_device_open(const char *name, const tgrt_device_options *options,
                                       tgrt_device **out_device);
 /* Waits for submitted work, stops the device's threads and releases the
@@ -106,6 +114,29 @@ TGRT_API tgrt_status tgrt_device_open(const char *name, const tgrt_device_option
 TGRT_API tgrt_status tgrt_device_close(tgrt_device *device);
 /* The name the device was opened with; valid while the device lives. */
 TGRT_API tgrt_status tgrt_device_name(const tgrt_device *device, const char **out_name);
+/* What a device is and what it can do. */
+enum {
+  TGRT_FEATURE_FLOAT16 = 1u << 0,  /* 16-bit float arithmetic and storage */
+  TGRT_FEATURE_FLOAT64 = 1u << 1,
+  TGRT_FEATURE_INT8 = 1u << 2,     /* 8-bit integer arithmetic and storage */
+  TGRT_FEATURE_INT16 = 1u << 3,
+  TGRT_FEATURE_INT64 = 1u << 4,
+  TGRT_FEATURE_HOST_MEMORY = 1u << 5 /* buffers have host pointers        */
+};
+typedef struct tgrt_device_info {
+  uint32_t api_version;            /* TGRT_API_VERSION, set by the caller      */
+  char driver[16];                 /* "CPU", "VULKAN"                          */
+  char description[128];           /* e.g. the Vulkan device name              */
+  uint32_t features;               /* TGRT_FEATURE_* bits                      */
+  uint32_t max_workgroup_size[3];  /* GPU launch limits (1 on the CPU)         */
+  uint32_t max_workgroup_invocations;
+  uint32_t max_workgroup_count[3];
+  uint32_t shared_memory_bytes;    /* workgroup memory per workgroup           */
+  uint32_t subgroup_size;          /* 1 on the CPU                             */
+  uint32_t buffer_offset_alignment;/* a view's offset that binds directly      */
+} tgrt_device_info;
+/* Fills *out_info (whose api_version the caller sets). */
+TGRT_API tgrt_status tgrt_device_query(const tgrt_device *device, tgrt_device_info *out_info);
 /* Number of threads a launch runs on in parallel (>= 1). */
 TGRT_API tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count);
 /* Blocks until every submission made before the call has completed.
@@ -124,7 +155,9 @@ TGRT_API tgrt_status tgrt_buffer_view(tgrt_buffer *parent, size_t offset, size_t
 /* Releases the caller's handle to a buffer or view. */
 TGRT_API tgrt_status tgrt_buffer_free(tgrt_buffer *buffer);
 TGRT_API tgrt_status tgrt_buffer_size(const tgrt_buffer *buffer, size_t *out_size);
-/* Host address of the buffer's first byte (CPU device). */
+/* Host address of the buffer's first byte: devices with
+ * TGRT_FEATURE_HOST_MEMORY (CPU; Vulkan memory that is host-visible and
+ * coherent). TGRT_UNSUPPORTED otherwise. */
 TGRT_API tgrt_status tgrt_buffer_host_pointer(tgrt_buffer *buffer, void **out_ptr);
 /* Synchronous host copies; TGRT_OUT_OF_RANGE unless offset+size <= size of
  * the buffer. They are not ordered against queued work: wait on a signal
@@ -145,6 +178,39 @@ TGRT_API tgrt_status tgrt_buffer_copy_out(const tgrt_buffer *buffer, size_t offs
 TGRT_API tgrt_status tgrt_program_load(tgrt_device *device, const void *object, size_t size,
                                        const char *entry_name, tgrt_program **out_program);
 TGRT_API tgrt_status tgrt_program_free(tgrt_program *program);
+
+/* A program of any driver's format, with what a GPU launch needs to know of
+ * its interface. */
+typedef enum tgrt_program_format {
+  TGRT_FORMAT_ELF = 1,   /* CPU: x86-64 ELF relocatable object (as above)      */
+  TGRT_FORMAT_SPIRV = 2  /* VULKAN: a SPIR-V module with a GLCompute entry     */
+} tgrt_program_format;
+typedef struct tgrt_program_desc {
+  uint32_t api_version;   /* TGRT_API_VERSION                                  */
+  uint32_t format;        /* tgrt_program_format                               */
+  const void *binary;
+  size_t size;
+  const char *entry_name; /* NULL: the ELF's first function; required for SPIR-V */
+  /* GPU interface: the kernel takes num_buffers buffers, then num_scalars
+   * integers of scalar_bytes[i] (4 or 8) bytes each. SPIR-V (the Vulkan
+   * driver's convention): buffer i is the storage buffer at (set 0,
+   * binding i); when num_scalars > 0 or offsets_word is set, binding
+   * num_buffers is a storage buffer of 32-bit words holding the scalars in
+   * order (8-byte ones as two words, low first), followed, when offsets_word
+   * is nonzero, by one word per buffer: the byte offset of the view inside
+   * the 16-byte (buffer_offset_alignment) aligned binding the driver made for
+   * it, so that views at any offset can be passed. */
+  uint32_t num_buffers;
+  uint32_t num_scalars;
+  const uint8_t *scalar_bytes;
+  uint32_t offsets_word;  /* 1: the word pack ends with the buffers' offsets    */
+  uint32_t local_size[3]; /* the workgroup size the binary was compiled for     */
+} tgrt_program_desc;
+/* Creates a program on the device from desc (copied; the bytes are not
+ * referenced after the call). TGRT_INVALID_OBJECT for a binary the driver
+ * rejects, TGRT_UNSUPPORTED for a format the device cannot run. */
+TGRT_API tgrt_status tgrt_program_create(tgrt_device *device, const tgrt_program_desc *desc,
+                                         tgrt_program **out_program);
 /* The entry symbol's name ("" if it has none); valid while the program lives. */
 TGRT_API tgrt_status tgrt_program_entry_name(const tgrt_program *program, const char **out_name);
 
@@ -182,6 +248,20 @@ static inline tgrt_arg tgrt_arg_int(int64_t value) {
 TGRT_API tgrt_status tgrt_program_launch(tgrt_program *program, const tgrt_arg *args,
                                          uint32_t num_args, int32_t core_id_arg_index,
                                          uint32_t nthreads);
+
+/* A launch in any driver's terms. GPU: global_size workgroups of local_size
+ * threads (local_size must be the program's). CPU: global_size[0] threads,
+ * each called with its id in argument core_id_arg_index (-1: none, then
+ * global_size[0] must be 1); local_size is ignored. */
+typedef struct tgrt_dispatch {
+  uint32_t api_version;
+  uint32_t global_size[3];
+  uint32_t local_size[3];
+  int32_t core_id_arg_index;
+} tgrt_dispatch;
+/* Runs the program with args and waits until it is done. */
+TGRT_API tgrt_status tgrt_program_dispatch(tgrt_program *program, const tgrt_arg *args,
+                                           uint32_t num_args, const tgrt_dispatch *dispatch);
 
 /* ---- timeline signals --------------------------------------------------- */
 
@@ -224,6 +304,10 @@ TGRT_API tgrt_status tgrt_queue_destroy(tgrt_queue *queue);
 TGRT_API tgrt_status tgrt_queue_exec(tgrt_queue *queue, tgrt_program *program, const tgrt_arg *args,
                                      uint32_t num_args, int32_t core_id_arg_index,
                                      uint32_t nthreads);
+/* Records a launch in any driver's terms (tgrt_dispatch). */
+TGRT_API tgrt_status tgrt_queue_dispatch(tgrt_queue *queue, tgrt_program *program,
+                                         const tgrt_arg *args, uint32_t num_args,
+                                         const tgrt_dispatch *dispatch);
 /* Records a copy of size bytes (overlapping ranges allowed), bounds-checked
  * now. */
 TGRT_API tgrt_status tgrt_queue_copy(tgrt_queue *queue, tgrt_buffer *dst, size_t dst_offset,

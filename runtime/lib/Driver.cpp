@@ -1,0 +1,42 @@
+//===- Driver.cpp - opening devices by name ---------------------------------===//
+
+#include "Driver.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace tgrt;
+
+Status DeviceDriver::copyIn(const Memory &, size_t, const void *, size_t) {
+  return fail(TGRT_INTERNAL, "the driver has no host copies but its memory is not host-visible");
+}
+
+Status DeviceDriver::copyOut(const Memory &, size_t, void *, size_t) {
+  return fail(TGRT_INTERNAL, "the driver has no host copies but its memory is not host-visible");
+}
+
+const char *tgrt::driverNames() { return "CPU, VULKAN"; }
+
+Status tgrt::openDriver(const char *function, const std::string &name,
+                        const tgrt_device_options &options, std::unique_ptr<DeviceDriver> &out) {
+  std::string driver = name, indexText;
+  if (size_t colon = name.find(':'); colon != std::string::npos) {
+    driver = name.substr(0, colon);
+    indexText = name.substr(colon + 1);
+  }
+  unsigned index = 0;
+  if (!indexText.empty()) {
+    char *end = nullptr;
+    unsigned long v = std::strtoul(indexText.c_str(), &end, 10);
+    if (*end || indexText[0] == '-' || v > 1024)
+      return failf(TGRT_INVALID_ARGUMENT, "%s: '%s' is not a device index in '%s'", function,
+                   indexText.c_str(), name.c_str());
+    index = static_cast<unsigned>(v);
+  }
+  if (driver == "CPU")
+    return openCPUDriver(options, index, out);
+  if (driver == "VULKAN")
+    return openVulkanDriver(options, index, out);
+  return failf(TGRT_NOT_FOUND, "%s: no device '%s' (this runtime has: %s)", function, name.c_str(),
+               driverNames());
+}
