@@ -186,7 +186,7 @@ struct ApplyOptsPass : public mlir::tinygrad::impl::ApplyOptsBase<ApplyOptsPass>
     auto apply = [&](sym::Context &ctx, sym::UOpRef u) -> sym::UOpRef {
       if (u->op != sym::Op::SINK)
         return u;
-      sym::UOpRef r = opt::applyOpts(ctx, u, nullptr, opt::OptTarget::host(threads), m, nullptr, &why);
+      sym::UOpRef r = opt::applyOpts(ctx, u, nullptr, TargetDescription::host(threads), m, nullptr, &why);
       if (!r) {
         failedOpt = true;
         return u;

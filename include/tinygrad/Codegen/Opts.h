@@ -12,6 +12,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/UOp.h"
+#include "tinygrad/Target/TargetDescription.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -41,37 +42,19 @@ void forEachNode(sym::UOpRef root, llvm::function_ref<bool(sym::UOpRef)> fn);
 /// tells whether it had one.
 sym::UOpRef indexOf(sym::UOpRef bidx, bool *gated = nullptr);
 
-/// What the CPU renderer tells tinygrad's Scheduler: no locals, threads up
-/// to global_max[0] (NUM_CPU_THREADS).
-struct OptTarget {
-  unsigned maxThreads = 1;
-  /// The vector registers our own heuristic sizes tiles for (tinygrad's
-  /// ignores them): bytes per register and how many there are.
-  unsigned vectorBytes = 32, vectorRegs = 16;
-  /// One core's L2 cache: a staged reduce panel (stageReducePanel) must fit
-  /// in half of it to stay there while the rows that reuse it stream by.
-  unsigned cacheBytes = 256 << 10;
-  /// The last-level cache, shared by the cores: a kernel whose buffers
-  /// together exceed it streams its output past the caches (non-temporal
-  /// stores), since none of it would still be cached for the next kernel.
-  uint64_t lastCacheBytes = 8 << 20;
-  /// The host's: 64 bytes x 32 with AVX-512, else 32 x 16 (AVX2); its L2
-  /// and L3 as Linux's sysfs describes them (else as the C library reports
-  /// them). Probed once per process.
-  static OptTarget host(unsigned maxThreads);
-};
-
 /// tinygrad's postrange.Scheduler over the interned graph: the opt axes
 /// (`rngs`, ordered by axis_to_pos then id) and apply_opt for the opts a
 /// CPU target has (UPCAST, UNROLL, THREAD, NOLOCALS; LOCAL/GROUP/TC fail as
 /// they do for tinygrad's CPU renderer; PADTO pads with a validity gate).
 class Scheduler {
 public:
-  Scheduler(sym::Context &ctx, sym::UOpRef ast, OptTarget target);
+  Scheduler(sym::Context &ctx, sym::UOpRef ast, const TargetDescription &target);
 
   sym::Context &ctx;
   sym::UOpRef ast;
-  OptTarget target;
+  /// What tinygrad's Scheduler reads off its Renderer (has_local,
+  /// global_max, shared_max, ...), plus the sizes our heuristic tiles for.
+  TargetDescription target;
   llvm::SmallVector<Opt, 8> applied;
   bool dontUseLocals = false;
 
@@ -89,6 +72,9 @@ public:
   llvm::SmallVector<sym::UOpRef, 4> reduceOps() const;
   llvm::SmallVector<sym::UOpRef, 4> globalizableRngs() const;
 
+  /// convert_loop_to_global: on targets with locals, the WEAK ranges every
+  /// output is indexed by become GLOBAL (the launch grid).
+  void convertLoopToGlobal();
   /// apply_opt: false (with `error` set, the AST unchanged) where tinygrad
   /// raises KernelOptError.
   bool applyOpt(const Opt &o, bool append = true);
@@ -140,7 +126,7 @@ OptMode optModeFromEnv();
 /// `info` null: the SINK's own KernelInfo. `applied` receives the opts.
 /// Null (with ctx.errors) when an opt of opts_to_apply fails.
 sym::UOpRef applyOpts(sym::Context &ctx, sym::UOpRef sink, tg::KernelInfoAttr info,
-                      OptTarget target, OptMode mode, llvm::SmallVectorImpl<Opt> *applied = nullptr,
+                      const TargetDescription &target, OptMode mode, llvm::SmallVectorImpl<Opt> *applied = nullptr,
                       std::string *error = nullptr);
 
 /// THREAD RANGE(n) -> `core_id` in [0, n) (tinygrad's CPU thread dims).

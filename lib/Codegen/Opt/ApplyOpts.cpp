@@ -5,59 +5,11 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/TargetParser/Host.h"
-#include <cstdlib>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace mlir::tinygrad::opt {
 using sym::Op;
 using sym::UOpRef;
-
-/// Cache `level`'s size as Linux's sysfs describes cpu0's, else as the C
-/// library reports it (0: unknown). sysfs first: glibc sums the L3 of every
-/// core complex on EPYC (320 MB where one complex shares 32 MB).
-static uint64_t hostCacheBytes(int level, int sysconfName) {
-  for (int i = 0; i < 8; ++i) {
-    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
-    int l = 0;
-    std::string type, size;
-    if (!(lv >> l) || !(ty >> type) || !(sz >> size))
-      break;
-    if (l != level || type == "Instruction" || size.empty())
-      continue;
-    uint64_t n = std::strtoull(size.c_str(), nullptr, 10);
-    char unit = size.back();
-    return unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : n;
-  }
-  long v = sysconf(sysconfName);
-  return v > 0 ? (uint64_t)v : 0;
-}
-
-OptTarget OptTarget::host(unsigned maxThreads) {
-  // The host does not change while we run: read it once.
-  static const OptTarget probed = [] {
-    OptTarget t;
-    llvm::StringMap<bool> f = llvm::sys::getHostCPUFeatures();
-    if (f.lookup("avx512f"))
-      t.vectorBytes = 64, t.vectorRegs = 32;
-    if (uint64_t l2 = hostCacheBytes(2, _SC_LEVEL2_CACHE_SIZE))
-      t.cacheBytes = (unsigned)std::min<uint64_t>(l2, 1u << 30);
-    if (uint64_t l3 = hostCacheBytes(3, _SC_LEVEL3_CACHE_SIZE))
-      t.lastCacheBytes = l3;
-    return t;
-  }();
-  OptTarget t = probed;
-  t.maxThreads = maxThreads;
-  // A VM's sysfs may report the whole socket's L3 (260 MB on a 2-vCPU
-  // Sapphire Rapids guest): TG_LAST_CACHE_BYTES states the share to plan for.
-  if (const char *e = std::getenv("TG_LAST_CACHE_BYTES"))
-    if (uint64_t v = std::strtoull(e, nullptr, 10))
-      t.lastCacheBytes = v;
-  return t;
-}
 
 OptMode optModeFromEnv() {
   const char *e = std::getenv("TG_OPTS");
@@ -85,7 +37,7 @@ static bool decodeOpt(Attribute a, Opt &o) {
   return true;
 }
 
-UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTarget target,
+UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const TargetDescription &target,
                  OptMode mode, llvm::SmallVectorImpl<Opt> *applied, std::string *error) {
   // A tagged AST is tinygrad's "already optimized / don't touch".
   if (sink->arg.attrs && sink->arg.attrs.get("tg.tag"))
@@ -93,6 +45,7 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, OptTar
   if (!info && sink->arg.attrs)
     info = dyn_cast_or_null<tg::KernelInfoAttr>(sink->arg.attrs.get("arg"));
   Scheduler k(ctx, sink, target);
+  k.convertLoopToGlobal();
   if (info && info.getOptsToApply()) {
     unsigned i = 0;
     for (Attribute a : info.getOptsToApply()) {
@@ -147,7 +100,7 @@ UOpRef applyThreadHeuristic(sym::Context &ctx, UOpRef sink, unsigned maxThreads)
   });
   if (threaded)
     return sink;
-  Scheduler k(ctx, sink, OptTarget{maxThreads});
+  Scheduler k(ctx, sink, TargetDescription::host(maxThreads));
   applyThreadOpt(k);
   return lowerThreadRanges(ctx, k.ast);
 }

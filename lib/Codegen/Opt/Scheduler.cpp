@@ -96,7 +96,7 @@ std::string toString(llvm::ArrayRef<Opt> opts) {
   return s + (opts.size() == 1 ? ",)" : ")");
 }
 
-Scheduler::Scheduler(sym::Context &ctx, UOpRef ast, OptTarget target)
+Scheduler::Scheduler(sym::Context &ctx, UOpRef ast, const TargetDescription &target)
     : ctx(ctx), ast(ast), target(target) {
   int64_t mx = 0;
   for (UOpRef r : rngs())
@@ -231,6 +231,22 @@ llvm::SmallVector<UOpRef, 4> Scheduler::globalizableRngs() const {
   return out;
 }
 
+void Scheduler::convertLoopToGlobal() {
+  if (!target.hasLocal)
+    return;
+  auto glob = globalizableRngs();
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  MLIRContext *m = ctx.getMLIRContext();
+  for (UOpRef r : rngs())
+    if (llvm::is_contained(glob, r)) {
+      NamedAttrList attrs(r->arg.attrs);
+      attrs.set("axis_type", tg::AxisTypeAttr::get(m, AxisType::Global));
+      map[r] = ctx.get(Op::RANGE, r->type, r->src, sym::Arg{r->arg.value, attrs.getDictionary(m)});
+    }
+  if (!map.empty())
+    ast = sym::substitute(ctx, ast, map);
+}
+
 UOpRef makeRange(sym::Context &ctx, UOpRef like, int64_t size, int64_t id, AxisType t) {
   MLIRContext *m = ctx.getMLIRContext();
   Builder b(m);
@@ -267,12 +283,11 @@ bool Scheduler::applyOpt(const Opt &o, bool append) {
     dontUseLocals = true;
     return true;
   }
-  if (o.op == tg::OptOps::Local || o.op == tg::OptOps::Group || o.op == tg::OptOps::GroupTop)
-    return check(false, "locals needed for opt");
+  bool grouping = o.op == tg::OptOps::Group || o.op == tg::OptOps::GroupTop;
+  if ((o.op == tg::OptOps::Local || grouping) && !check(target.hasLocal, "locals needed for opt"))
+    return false;
   if (o.op == tg::OptOps::TC)
     return check(false, "no tensor cores on this target");
-  if (o.op == tg::OptOps::Swap)
-    return check(false, "swap only for globals");
   auto rs = rngs();
   if (!o.axis)
     return check(false, "opt needs an axis");
@@ -282,11 +297,34 @@ bool Scheduler::applyOpt(const Opt &o, bool append) {
     if (real < 0 || real >= (int64_t)ud.size())
       return check(false, "invalid unroll axis");
     real = ud[real];
+  } else if (grouping) {
+    auto rd = axesOf({AxisType::Reduce});
+    if (real < 0 || real >= (int64_t)rd.size())
+      return check(false, "invalid group axis");
+    real = rd[real];
   } else if (!check(real >= 0 && real < (int64_t)rs.size(), "invalid axis")) {
     return false;
   }
   UOpRef rng = rs[real];
   AxisType at = axisType(rng);
+  if (o.op == tg::OptOps::Swap) {
+    if (!check(o.arg >= 0 && o.arg < (int64_t)rs.size(), "invalid swap axis"))
+      return false;
+    UOpRef alt = rs[o.arg];
+    if (!check(at == AxisType::Global && axisType(alt) == AxisType::Global, "swap only for globals"))
+      return false;
+    // Each keeps its own type and size and takes the other's ids.
+    auto withIds = [&](UOpRef r, UOpRef idsOf) {
+      NamedAttrList attrs(r->arg.attrs);
+      attrs.set("ids", idsOf->arg.attrs.get("ids"));
+      return ctx.get(Op::RANGE, r->type, r->src, sym::Arg{r->arg.value, attrs.getDictionary(ctx.getMLIRContext())});
+    };
+    llvm::DenseMap<UOpRef, UOpRef> map{{rng, withIds(rng, alt)}, {alt, withIds(alt, rng)}};
+    ast = sym::substitute(ctx, ast, map);
+    if (append)
+      applied.push_back(o);
+    return true;
+  }
   if (o.op == tg::OptOps::PadTo) {
     auto n = size(rng);
     if (!check(n.has_value(), "only pad const axes") ||
@@ -332,6 +370,36 @@ bool Scheduler::applyOpt(const Opt &o, bool append) {
   int64_t amt = o.arg == 0 ? (int64_t)rng->vmax().i + 1 : o.arg;
   AxisType newType = AxisType::Upcast;
   bool top = false;
+  auto reds = reduceOps();
+  int64_t groupForReduces = (int64_t)axesOf({AxisType::GroupReduce}).size();
+  // copied from kernel.py in tinygrad: the staged partial sums must fit in
+  // shared memory (it prevents METAL compiler hangs there).
+  if (!reds.empty() && (grouping || (groupForReduces && o.op != tg::OptOps::NoLocals && o.op != tg::OptOps::PadTo))) {
+    int64_t upcastLocal = 1;
+    for (unsigned a : axesOf({AxisType::Upcast, AxisType::Warp, AxisType::Local, AxisType::GroupReduce}))
+      upcastLocal *= size(rs[a]).value_or(1);
+    int64_t smem = amt * upcastLocal * getInfo(reds.front()->dtype).itemsize;
+    if (!check(smem <= target.sharedMaxBytes, "exceeds maximum shared memory size"))
+      return false;
+  }
+  if (!reds.empty() && grouping) {
+    // We currently dont support a group within another reduce (tinygrad).
+    sym::RangeCache rc;
+    for (UOpRef red : reds) {
+      bool closesRng = false;
+      for (UOpRef r : red->src.drop_front())
+        closesRng |= rc.inRanges(rng, r) || r == rng;
+      if (!closesRng)
+        continue;
+      for (UOpRef outer : rc.ranges(red)) {
+        AxisType t = axisType(outer);
+        if (!check(t != AxisType::Reduce && t != AxisType::Unroll && t != AxisType::GroupReduce,
+                   "cannot have a GROUP_REDUCE inside another reduce"))
+          return false;
+      }
+      break;
+    }
+  }
   switch (o.op) {
   case tg::OptOps::Unroll:
     if (!check(amt <= 32, "don't unroll more than 32") ||
@@ -345,9 +413,22 @@ bool Scheduler::applyOpt(const Opt &o, bool append) {
                "upcast is for GLOBAL/LOCAL/LOOP"))
       return false;
     break;
+  case tg::OptOps::Local:
+    if (!check(!dontUseLocals, "can't use locals") ||
+        !check(at == AxisType::Global || at == AxisType::Weak, "local is for globals"))
+      return false;
+    newType = AxisType::Local;
+    break;
+  case tg::OptOps::Group:
+  case tg::OptOps::GroupTop:
+    if (!check(!dontUseLocals, "can't use locals") || !check(at == AxisType::Reduce, "group is for reduce"))
+      return false;
+    newType = AxisType::GroupReduce;
+    top = o.op == tg::OptOps::GroupTop;
+    break;
   case tg::OptOps::Thread: {
-    if (!check(target.maxThreads >= 1, "target does not support threads") ||
-        !check((uint64_t)amt <= target.maxThreads, "too many threads"))
+    if (!check(target.hasThreads, "target does not support threads") ||
+        !check(amt <= target.globalMax[0], "too many threads"))
       return false;
     for (UOpRef r : rs)
       if (!check(axisType(r) != AxisType::Thread, "already threaded"))

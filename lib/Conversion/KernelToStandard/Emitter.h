@@ -107,7 +107,7 @@ void contractLikeClang(func::FuncOp fn);
 
 class Emitter {
 public:
-  Emitter(ModuleOp module, Location loc, const opt::OptTarget &target)
+  Emitter(ModuleOp module, Location loc, const TargetDescription &target)
       : module(module), loc(loc), b(module.getContext()), target(target) {}
 
   FailureOr<KernelSignature> run(UOpRef sink, StringRef name);
@@ -350,7 +350,7 @@ private:
   /// once in the entry block.
   Value isAligned(Value buf, unsigned align);
   llvm::DenseMap<std::pair<Value, unsigned>, Value> alignedTests;
-  opt::OptTarget target;
+  TargetDescription target;
   /// The kernel's buffers exceed the last-level cache.
   bool streaming = false;
   /// A non-temporal store was emitted: the function ends with a fence, as

@@ -261,7 +261,7 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // ranges, apply_opts, postopt symbolic.
   sym::UOpRef k = codegen::preOptRewrites(ctx, kernel);
   SmallVector<opt::Opt> applied;
-  opt::OptTarget target = opt::OptTarget::host(opts.maxThreads ? opts.maxThreads : hostThreads());
+  TargetDescription target = TargetDescription::host(opts.maxThreads ? opts.maxThreads : hostThreads());
   if (k) {
     std::string why;
     k = opt::applyOpts(ctx, k, opts.info, target, opts.optMode, &applied, &why);
