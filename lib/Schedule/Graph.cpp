@@ -1,5 +1,5 @@
 //===- Graph.cpp - tinygrad's UOp properties and constructors -------------===//
-#include "Graph.h"
+#include "tinygrad/Schedule/Graph.h"
 
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
 #include "llvm/ADT/DenseSet.h"

@@ -8,7 +8,8 @@
 #ifndef TINYGRAD_LIB_SCHEDULE_PASSES_H
 #define TINYGRAD_LIB_SCHEDULE_PASSES_H
 
-#include "Graph.h"
+#include "tinygrad/Schedule/Graph.h"
+#include "tinygrad/Schedule/Mops.h"
 
 namespace mlir::tinygrad::sched {
 
@@ -17,9 +18,6 @@ namespace mlir::tinygrad::sched {
 std::optional<Ranges> applyMovementOp(Context &ctx, Op op, llvm::ArrayRef<int64_t> inShape,
                                       const MArg &arg, llvm::ArrayRef<UOpRef> rngs);
 
-/// pm_mops: movement ops on INDEX become index math; movement ops and INDEX
-/// move past AFTER/END.
-const sym::PatternMatcher &pmMops();
 /// mop_cleanup + earliest_rewrites (rangeify.py), to be run bottom-up with pm_mops.
 const sym::PatternMatcher &earliestRewrites();
 /// pm_copy_to_store: COPY becomes a store into a buffer on the target device.

@@ -10,6 +10,7 @@
 #include "tinygrad/Codegen/Decompositions.h"
 #include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Codegen/Simplify.h"
+#include "tinygrad/Codegen/Steps.h"
 #include "tinygrad/Dialect/TG/IR/OpTable.h"
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
@@ -28,6 +29,10 @@ namespace mlir::tinygrad {
 #define GEN_PASS_DEF_APPLYOPTS
 #define GEN_PASS_DEF_SPLITRANGES
 #define GEN_PASS_DEF_SIMPLIFYRANGES
+#define GEN_PASS_DEF_RESOLVEUNSHARDS
+#define GEN_PASS_DEF_EARLYMOVEMENTOPS
+#define GEN_PASS_DEF_DEVICETOVAR
+#define GEN_PASS_DEF_ADDLOCALBUFFERS
 #include "tinygrad/Transforms/Passes.h.inc"
 } // namespace mlir::tinygrad
 
@@ -149,6 +154,34 @@ bool runOnKernels(Operation *root, sym::UOpRef (*fn)(sym::Context &, sym::UOpRef
 struct DecomposeDTypesPass : public mlir::tinygrad::impl::DecomposeDTypesBase<DecomposeDTypesPass> {
   void runOnOperation() override {
     if (!runOnKernels(getOperation(), decomp::dtypeDecompositions))
+      signalPassFailure();
+  }
+};
+
+struct ResolveUnshardsPass : public mlir::tinygrad::impl::ResolveUnshardsBase<ResolveUnshardsPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), codegen::resolveUnshards))
+      signalPassFailure();
+  }
+};
+
+struct EarlyMovementOpsPass : public mlir::tinygrad::impl::EarlyMovementOpsBase<EarlyMovementOpsPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), codegen::earlyMovementOps))
+      signalPassFailure();
+  }
+};
+
+struct AddLocalBuffersPass : public mlir::tinygrad::impl::AddLocalBuffersBase<AddLocalBuffersPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), codegen::addLocalBuffers))
+      signalPassFailure();
+  }
+};
+
+struct DeviceToVarPass : public mlir::tinygrad::impl::DeviceToVarBase<DeviceToVarPass> {
+  void runOnOperation() override {
+    if (!runOnKernels(getOperation(), codegen::deviceToVar))
       signalPassFailure();
   }
 };

@@ -211,6 +211,43 @@ class TestAutoImport(unittest.TestCase):
         self.assertIn("tinygrad-mlir: 1 kernels compiled in this process", p.stdout)
 
 
+# tinygrad's own tests of kernels written by hand in UOps, one per class our codegen steps and
+# emitter had to learn (docs/Design.md, "Kernels written by hand"): CALLs of a function address (no
+# recorded case can hold one), REG/LOCAL buffers, buffer views, views of PARAMs, in-kernel shards
+# (and the "cannot shard index" error), the atomic scatter-add and multi-device kernels.
+HAND_WRITTEN_TESTS = [
+    "test/backend/test_call.py",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_gemm",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_sum",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_slice_sum",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_simple_qkv",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_gemm_multi",
+    "test/backend/test_custom_kernel.py::TestCustomKernel::test_multi_invalids_custom_kernel_no_copy",
+    "test/backend/test_custom_kernel.py::TestCustomKernelInput::test_permute",
+    "test/backend/test_custom_kernel.py::TestUnshardIndex::test_fragment_index_cannot_shard",
+    "test/backend/test_uops.py::TestBitcastBufferView",
+    "test/backend/test_uops.py::TestLocalAccess::test_local_basic",
+    "test/backend/test_uops.py::TestUOpPrograms",
+    "test/backend/test_arange.py::TestIndexing::test_embedding_backward_padded_embed",
+    "test/backend/test_multitensor.py::Test2DShard::test_2d_shard_basic",
+    "test/backend/test_multitensor.py::TestMultiTensor::test_allreduce_ring",
+]
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestHandWrittenKernels(unittest.TestCase):
+    def test_tinygrads_hand_written_kernel_tests_pass(self):
+        try:
+            import pytest  # noqa: F401
+        except ImportError:
+            self.skipTest("pytest is not installed (apt-get install python3-pytest)")
+        p = run_py([PY, "-m", "pytest", "--noconftest", "-p", "no:cacheprovider", "-q", *HAND_WRITTEN_TESTS],
+                   "CPU:MLIR", pythonpath=[SITE, PYDIR, TG], cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-2000:])
+        self.assertRegex(p.stdout, r"\b2[0-9] passed")
+        self.assertNotRegex(p.stdout, r"failed|error")
+
+
 @unittest.skipIf(SKIP, SKIP)
 class TestRandomKernels(unittest.TestCase):
     """scripts/random-kernels.py: every kernel of random tensor programs checked against tinygrad's own

@@ -13,15 +13,57 @@
 
 // -----
 
-// A kernel-local buffer lowers to the stack only in LOCAL memory; a REG
-// one is named, not miscompiled.
-// CHECK: error: tg-lower-kernel: cannot lower kernel: BUFFER: only LOCAL buffers are lowered on CPU
+// A kernel-local buffer lowers to the stack in LOCAL or REG memory; a
+// GLOBAL one inside a kernel (the scheduler's, not a kernel's) is named,
+// not miscompiled.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: BUFFER: only LOCAL and REG buffers are lowered on CPU
 %c8 = tg.const 8 : !tg.weakint
 %out = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
-%p = tg.buffer <slot = 0, dtype = f32, addrspace = reg> shape(%c8 : !tg.weakint)
+%p = tg.buffer <slot = 0, dtype = f32, addrspace = global> shape(%c8 : !tg.weakint)
 %i = tgk.range %c8 [0] <loop> : !tg.weakint
-%px = tgk.index %p[%i] : tensor<8xf32, #tg.addrspace<reg>>, !tg.weakint
+%px = tgk.index %p[%i] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
 %ox = tgk.index %out[%i] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
-%st = tgk.store %px, %ox : tensor<f32, #tg.addrspace<reg>>, tensor<f32, #tg.addrspace<global>>
+%st = tgk.store %px, %ox : tensor<f32, #tg.addrspace<global>>, tensor<f32, #tg.addrspace<global>>
 %e = tgk.end %st, %i : !tg.void, !tg.weakint
 %s = tg.sink(%e) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void
+
+// -----
+
+// CUSTOM is a line of C; we compile no C. Text that is not one of the
+// statements tinygrad emits for its CPU is named, not dropped.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: CUSTOM: unsupported inline code 'asm volatile("" ::: "memory");': the CPU target compiles no C
+%c8 = tg.const 8 : !tg.weakint
+%out = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%i = tgk.range %c8 [0] <loop> : !tg.weakint
+%ox = tgk.index %out[%i] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%c = tg.custom "asm volatile(\"\" ::: \"memory\");" %ox : (tensor<f32, #tg.addrspace<global>>) -> !tg.void
+%e = tgk.end %c, %i : !tg.void, !tg.weakint
+%s = tg.sink(%e) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void
+
+// -----
+
+// A sequentially consistent atomic asks more than memref.atomic_rmw's
+// acq_rel: named, not weakened.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: CUSTOM: unsupported inline code '__atomic_fetch_add({0}, {1}, __ATOMIC_SEQ_CST);'
+%c8 = tg.const 8 : !tg.weakint
+%out = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%i = tgk.range %c8 [0] <loop> : !tg.weakint
+%ox = tgk.index %out[%i] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%one = tg.const 1.0 : f32
+%c = tg.custom "__atomic_fetch_add({0}, {1}, __ATOMIC_SEQ_CST);" %ox, %one : (tensor<f32, #tg.addrspace<global>>, f32) -> !tg.void
+%e = tgk.end %c, %i : !tg.void, !tg.weakint
+%s = tg.sink(%e) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void
+
+// -----
+
+// A CALL argument needs the C ABI's extension of narrow types, which the
+// call does not spell: named.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: CALL: a CALL argument of dtype int8
+%c1 = tg.const 1 : !tg.weakint
+%c0 = tg.const 0 : !tg.weakint
+%f = tg.param <slot = 0, dtype = ui64, device = "CPU"> shape(%c1 : !tg.weakint)
+%fx = tgk.index %f[%c0] : tensor<1xui64, #tg.addrspace<global>>, !tg.weakint
+%fn = tgk.load %fx : tensor<ui64, #tg.addrspace<global>>
+%b = tg.const 3 : si8
+%call = tg.call %fn(%b) : (ui64, si8) -> !tg.void
+%s = tg.sink(%call) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void

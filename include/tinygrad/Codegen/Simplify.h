@@ -19,8 +19,6 @@ sym::UOpRef splitRanges(sym::Context &ctx, sym::UOpRef sink);
 sym::UOpRef initialSymbolic(sym::Context &ctx, sym::UOpRef sink);
 /// "simplify ranges": pm_flatten_range + pm_simplify_ranges.
 sym::UOpRef simplifyRanges(sym::Context &ctx, sym::UOpRef sink);
-/// "load collapse" (sched::loadCollapse), then the three in full_rewrite_to_sink's order (null on a rewrite error).
-sym::UOpRef preOptRewrites(sym::Context &ctx, sym::UOpRef sink);
 /// "postopt symbolic": sym + pm_move_where_on_load + pm_flatten_range +
 /// pm_reduce_unparented.
 sym::UOpRef postOptSymbolic(sym::Context &ctx, sym::UOpRef sink);

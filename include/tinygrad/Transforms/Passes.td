@@ -97,6 +97,57 @@ def DecomposeDTypes : SymbolicPassBase<"tg-decompose-dtypes",
   }];
 }
 
+def ResolveUnshards : SymbolicPassBase<"tg-resolve-unshards",
+    "tinygrad's multi_pm on a kernel: in-kernel shards resolved to the shard a range owns"> {
+  let description = [{
+    On each kernel SINK, tinygrad's `multi_pm` (schedule/multi.py) as
+    full_rewrite_to_sink runs it first: a PARAM sharded over devices
+    becomes its shard UNSHARDed over a DEVICE range, and ops on an UNSHARD
+    (a fragment over a thread range) become ops on the shard: an INDEX
+    takes the index within the shard the range owns (contiguous or strided
+    ownership, else tinygrad's "cannot shard index" error), ALUs, movement
+    ops, STACK and stores follow the sharding. What needs data from other
+    shards (COPY, ALLREDUCE, resharding) is an error. Part of what
+    tg-lower-kernel runs.
+  }];
+}
+
+def EarlyMovementOps : SymbolicPassBase<"tg-early-movement-ops",
+    "tinygrad's early movement ops: pm_mops on a kernel, views become index math"> {
+  let description = [{
+    On each kernel SINK, tinygrad's `pm_mops` bottom up (the "early
+    movement ops" step of full_rewrite_to_sink): an INDEX of a movement op
+    (RESHAPE, PERMUTE, SHRINK, PAD, EXPAND, FLIP) indexes its source with
+    apply_movement_op's index math, and movement ops and INDEX move past
+    AFTER and END, so hand-written kernels (`C.reshape(16, 16)[i, j]`,
+    `C.after(k)[i, j]`) index their buffers as scheduled kernels do. Part of
+    what tg-lower-kernel runs.
+  }];
+}
+
+def AddLocalBuffers : SymbolicPassBase<"tg-add-local-buffers",
+    "tinygrad's add local buffers: a kernel's STAGE becomes a LOCAL buffer, views index math"> {
+  let description = [{
+    On each kernel SINK, tinygrad's `pm_add_local_buffers + pm_mops` (the
+    "add local buffers" step of full_rewrite_to_sink, after the opts): a
+    STAGE left in the kernel becomes a BUFFER of its addrspace and shape,
+    numbered from 0, filled under its ranges and read AFTER the fill
+    (`buf.after(buf[rngs].store(x).end(rngs))`), and INDEXes of movement
+    ops left by the opts become index math. Part of what tg-lower-kernel
+    runs.
+  }];
+}
+
+def DeviceToVar : SymbolicPassBase<"tg-device-to-var",
+    "tinygrad's pm_device_to_var: a DEVICE range becomes the _device_num variable"> {
+  let description = [{
+    On each kernel SINK, tinygrad's `pm_device_to_var` (codegen/gpudims.py):
+    a RANGE of axis type DEVICE becomes the variable `_device_num` in
+    [0, n) (tinygrad binds it per device when it launches a multi-device
+    program), and ENDs no longer close it. Part of what tg-lower-kernel runs.
+  }];
+}
+
 def SplitRanges : SymbolicPassBase<"tg-split-ranges",
     "tinygrad's split ranges: a RANGE taken modulo a divisor of its size becomes two"> {
   let description = [{

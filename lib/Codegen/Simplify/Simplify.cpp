@@ -2,7 +2,6 @@
 #include "tinygrad/Codegen/Simplify.h"
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
-#include "tinygrad/Schedule/LoadCollapse.h"
 #include "tinygrad/Symbolic/Ranges.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
@@ -205,17 +204,6 @@ UOpRef codegen::simplifyRanges(Context &ctx, UOpRef sink) {
   static const PatternMatcher pm = pmFlattenRange() + pmSimplifyRanges();
   RangeMap marks;
   return graphRewrite(ctx, sink, pm, &marks);
-}
-
-UOpRef codegen::preOptRewrites(Context &ctx, UOpRef sink) {
-  UOpRef k = sched::loadCollapse(ctx, sink);
-  if (k)
-    k = splitRanges(ctx, k);
-  if (k)
-    k = initialSymbolic(ctx, k);
-  if (k)
-    k = simplifyRanges(ctx, k);
-  return k;
 }
 
 UOpRef codegen::postOptSymbolic(Context &ctx, UOpRef sink) {

@@ -21,6 +21,116 @@ bool Emitter::Address::splat() const {
   return linear && llvm::all_of(offsets, [](int64_t o) { return o == 0; });
 }
 
+UOpRef Emitter::storageOf(UOpRef u) {
+  while (u->op == K::AFTER || u->op == K::SHRINK || u->op == K::BITCAST)
+    u = u->src[0];
+  return u->op == K::PARAM || u->op == K::BUFFER ? u : nullptr;
+}
+
+bool Emitter::isBufferView(UOpRef u) {
+  if (u->op != K::BITCAST && u->op != K::SHRINK)
+    return false;
+  UOpRef st = storageOf(u);
+  return st && !(st->op == K::PARAM && st->param().isALU);
+}
+
+/// Elements in a static 1-D memory type, -1 otherwise.
+static int64_t staticElements(Type t) {
+  tg::ValueInfo info = tg::getValueInfo(t);
+  int64_t n = 1;
+  for (int64_t d : info.shape)
+    if (d == tg::kDynamic || d < 0)
+      return -1;
+    else
+      n *= d;
+  return n;
+}
+
+LogicalResult Emitter::memoryOf(UOpRef bufU, Address &a, int64_t &size) {
+  a.dt = bufU->dtype;
+  if (isBufferView(bufU)) {
+    // A view of a buffer's bytes (tinygrad's `buf.shrink(...).bitcast(dt)`,
+    // rendered `(dt*)(buf+off)`): a memref.view of the storage's bytes at
+    // the byte offset its SHRINKs add up to.
+    int64_t byteOffset = 0;
+    UOpRef v = bufU;
+    while (v->op == K::SHRINK || v->op == K::BITCAST || v->op == K::AFTER) {
+      if (v->op == K::AFTER && !emitL(v)) // what fills it runs first
+        return failure();
+      if (v->op == K::SHRINK) {
+        tg::ValueInfo in = tg::getValueInfo(v->src[0]->type);
+        auto off = v->src.size() > 1 ? v->src[1]->intVal() : std::nullopt;
+        if (in.shape.size() != 1 || !off) {
+          fail(v, "a view of a buffer needs a 1-D SHRINK at a constant offset");
+          return failure();
+        }
+        byteOffset += (int64_t)*off * storageBytes(v->src[0]->dtype);
+      }
+      v = v->src[0];
+    }
+    size = staticElements(bufU->type);
+    Value bytes = storageBytesOf(v);
+    if (!bytes)
+      return failure();
+    if (size < 0 || !memoryType(b.getContext(), bufU->dtype)) {
+      fail(bufU, "a view of a buffer needs a static size and a storage dtype");
+      return failure();
+    }
+    a.buf = viewAs(bytes, byteOffset, size, bufU->dtype);
+    return success();
+  }
+  if (bufU->op == K::AFTER || bufU->op == K::BUFFER) {
+    // A LOCAL or REG buffer, read after what fills it (or a PARAM after
+    // the stores of a hand-written kernel).
+    if (!(a.buf = emitL(bufU)))
+      return failure();
+    while (bufU->op == K::AFTER)
+      bufU = bufU->src[0];
+  } else {
+    auto it = args.find(bufU);
+    if (it == args.end()) {
+      fail(bufU, "only PARAM, LOCAL and REG buffers and views of them can be indexed");
+      return failure();
+    }
+    a.buf = it->second;
+  }
+  a.dt = bufU->dtype;
+  if (!bufU->src.empty() && bufU->src[0]->vmax().isInt())
+    size = (int64_t)bufU->src[0]->vmax().i;
+  return success();
+}
+
+unsigned Emitter::storageBytes(DType dt) {
+  Type t = memoryType(b.getContext(), dt);
+  return t ? std::max(1u, t.getIntOrFloatBitWidth() / 8) : 0;
+}
+
+Value Emitter::storageBytesOf(UOpRef storage) {
+  if (storage->op == K::BUFFER && !emitL(storage)) // allocates it
+    return {};
+  Value bytes = byteStorage.lookup(storage);
+  if (!bytes)
+    fail(storage, "a buffer viewed as another dtype must be declared as bytes (not found)");
+  return bytes;
+}
+
+Value Emitter::viewAs(Value bytes, int64_t byteOffset, int64_t elems, DType dt) {
+  Value &v = viewCache[{bytes.getAsOpaquePointer(), byteOffset, elems, (unsigned)dt}];
+  if (v)
+    return v;
+  // Where the bytes are defined: an argument's at the entry, an alloca's
+  // right after it.
+  OpBuilder vb(b.getContext());
+  if (Operation *def = bytes.getDefiningOp())
+    vb.setInsertionPointAfter(def);
+  else
+    vb.setInsertionPointToStart(entry);
+  Value shift = arith::ConstantIndexOp::create(vb, loc, byteOffset);
+  v = memref::ViewOp::create(vb, loc, MemRefType::get({elems}, memoryType(b.getContext(), dt)), bytes, shift,
+                             ValueRange{});
+  return v;
+}
+
 LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a) {
   if (index->op == K::CAST && !index->src.empty())
     index = index->src[0];
@@ -29,21 +139,9 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
     return failure();
   }
   UOpRef bufU = index->src[0];
-  if (bufU->op == K::AFTER || bufU->op == K::BUFFER) {
-    // A LOCAL buffer, read after what fills it.
-    if (!(a.buf = emitL(bufU)))
-      return failure();
-    while (bufU->op == K::AFTER)
-      bufU = bufU->src[0];
-  } else {
-    auto it = args.find(bufU);
-    if (it == args.end()) {
-      fail(bufU, "only PARAM and LOCAL buffers can be indexed");
-      return failure();
-    }
-    a.buf = it->second;
-  }
-  a.dt = bufU->dtype;
+  int64_t size = -1;
+  if (failed(memoryOf(bufU, a, size)))
+    return failure();
   UOpRef i = index->src[1];
   UOpRef gateU = nullptr;
   if (index->src.size() > 2) {
@@ -56,13 +154,12 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   }
   // An ungated index whose whole value range lies outside the buffer can
   // only fault: reject the kernel (bounds are tinygrad's vmin/vmax).
-  if (!gateU && !bufU->src.empty() && i->vmin().isInt() && i->vmax().isInt() &&
-      bufU->src[0]->vmax().isInt()) {
-    __int128 size = bufU->src[0]->vmax().i;
+  if (!gateU && size >= 0 && i->vmin().isInt() && i->vmax().isInt()) {
     if (i->vmin().i >= size || i->vmax().i < 0) {
+      UOpRef st = storageOf(bufU);
       fail(index, "index range [" + std::to_string((long long)i->vmin().i) + ", " +
                       std::to_string((long long)i->vmax().i) + "] is outside buffer slot " +
-                      std::to_string(bufU->param().slot) + " of " + std::to_string((long long)size) +
+                      std::to_string(st ? st->param().slot : -1) + " of " + std::to_string((long long)size) +
                       " elements");
       return failure();
     }
@@ -320,8 +417,7 @@ Value Emitter::emitAfter(UOpRef u, unsigned depth) {
   // buffer's fill (an END over its own loops) lands before the loops that
   // read it, once per iteration of the loops it depends on.
   for (UOpRef d : u->src.drop_front()) {
-    bool effect = d->op == K::END || d->op == K::STORE || d->op == K::GROUP || d->op == K::SINK;
-    if (!effect) {
+    if (!isEffect(d)) {
       if (!emitL(d))
         return {};
       continue;
@@ -334,20 +430,29 @@ Value Emitter::emitAfter(UOpRef u, unsigned depth) {
 
 Value Emitter::emitLocalBuffer(UOpRef u) {
   auto pa = u->arg.attrs ? dyn_cast_or_null<tg::ParamAttr>(u->arg.attrs.get("arg")) : tg::ParamAttr();
-  if (!pa || pa.getAddrspace() != tg::AddrSpace::Local)
-    return fail(u, "only LOCAL buffers are lowered on CPU");
+  if (!pa || (pa.getAddrspace() != tg::AddrSpace::Local && pa.getAddrspace() != tg::AddrSpace::Reg))
+    return fail(u, "only LOCAL and REG buffers are lowered on CPU");
   Type et = memoryType(b.getContext(), u->dtype);
   if (!et || u->src.empty() || !u->src[0]->vmax().isInt() || u->src[0]->vmax().i <= 0 ||
       u->src[0]->vmax().i > (int64_t(1) << 24))
-    return fail(u, "a LOCAL buffer needs a constant size of at most 16M elements and a storage dtype");
+    return fail(u, "a LOCAL or REG buffer needs a constant size of at most 16M elements and a storage dtype");
   // The entry block: one array for the whole kernel, aligned to a cache
   // line so that the vector rows read from it never split one. Thread pool
   // workers are std::threads with the default 8 MB stack; the heuristic
-  // keeps a panel within half an L2.
+  // keeps a panel within half an L2. A CPU thread is tinygrad's whole
+  // workgroup, so LOCAL memory and a REG accumulator are both this stack
+  // array (tinygrad's C declares both as local arrays); the ranges an
+  // AFTER puts a REG buffer in reuse it, as the C's loop body does.
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
-  return memref::AllocaOp::create(eb, loc, MemRefType::get({(int64_t)u->src[0]->vmax().i}, et),
-                                  ValueRange{}, eb.getI64IntegerAttr(64));
+  int64_t n = (int64_t)u->src[0]->vmax().i;
+  if (!viewedStorage.count(u))
+    return memref::AllocaOp::create(eb, loc, MemRefType::get({n}, et), ValueRange{}, eb.getI64IntegerAttr(64));
+  // Viewed as another dtype too: its bytes, and its own dtype a view of them.
+  Value bytes = memref::AllocaOp::create(eb, loc, MemRefType::get({n * (int64_t)storageBytes(u->dtype)}, eb.getI8Type()),
+                                         ValueRange{}, eb.getI64IntegerAttr(64));
+  byteStorage[u] = bytes;
+  return viewAs(bytes, 0, n, u->dtype);
 }
 
 Value Emitter::isAligned(Value buf, unsigned align) {

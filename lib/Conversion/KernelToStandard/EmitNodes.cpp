@@ -51,7 +51,8 @@ Value Emitter::emitL(UOpRef u) {
     v = emitAfter(u, depth);
   } else {
     // PARAM sizes are not computed; INDEX/LOAD place their own operands.
-    bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::INDEX || u->op == K::LOAD;
+    bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::INDEX || u->op == K::LOAD ||
+                       u->op == K::CALL;
     for (UOpRef s : u->src)
       if (!ownOperands && !emitL(s))
         return {};
@@ -320,6 +321,8 @@ Value Emitter::emitNode(UOpRef u) {
     return emitLoad(u, u, nullptr);
   case K::LOAD:
     return emitLoad(u, u->src[0], u->src.size() > 1 ? u->src[1] : nullptr);
+  case K::CALL:
+    return emitCall(u);
   default:
     break;
   }

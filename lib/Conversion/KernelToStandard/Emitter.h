@@ -36,7 +36,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include <map>
 #include <thread>
+#include <tuple>
 
 namespace mlir::tinygrad::kernel_emitter {
 
@@ -335,7 +337,22 @@ private:
   /// folds of its zero lanes: `x*0` is +0.0, `x+0` is x.
   Value foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r);
   LogicalResult emitEffect(UOpRef u);
+  /// Nodes that run for their effect where they are used as an AFTER's
+  /// dep or an END's body (stores, barriers, void CALLs, CUSTOM lines).
+  static bool isEffect(UOpRef d);
   LogicalResult emitStore(UOpRef u);
+  /// A CALL of a function address (EmitCalls.cpp): its value, placed at its
+  /// depth; as an effect (void), in the innermost open loop.
+  Value emitCall(UOpRef u);
+  LogicalResult emitCallEffect(UOpRef u);
+  /// The indirect call; `depth`: where a value call goes (none: a void
+  /// call in the innermost scope). Null value for a void call.
+  FailureOr<Value> buildCall(UOpRef u, std::optional<unsigned> depth);
+  /// The address of element `elem` (index) of `buf` as an !llvm.ptr.
+  Value pointerAt(Value buf, Value elem, DType dt);
+  /// A CUSTOM statement of the known forms (EmitCalls.cpp), else a
+  /// diagnostic naming its text.
+  LogicalResult emitCustom(UOpRef u);
   /// `streamAlign`: non-zero where the store may bypass the caches (see
   /// streamAlignment), the byte alignment its non-temporal form needs.
   void storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, unsigned streamAlign = 0);
@@ -377,6 +394,27 @@ private:
   Value divideViaF64(K op, Value a, Value d, bool uns);
   /// How INDEX `index` addresses each lane of `shape`.
   LogicalResult address(UOpRef index, ArrayRef<UOpRef> shape, Address &a);
+  /// The memref an INDEX's buffer expression names (a.buf, a.dt) and its
+  /// elements (-1: unknown): a PARAM argument, a LOCAL/REG BUFFER after
+  /// what fills it, or a view of one's bytes as another dtype.
+  LogicalResult memoryOf(UOpRef bufU, Address &a, int64_t &size);
+  /// The PARAM/BUFFER under AFTERs and views (SHRINK, BITCAST), or null.
+  static UOpRef storageOf(UOpRef u);
+  /// A BITCAST/SHRINK of a buffer (not of a loaded value): the same bytes
+  /// seen at an offset or as another dtype.
+  static bool isBufferView(UOpRef u);
+  /// Bytes per element of dt in memory.
+  unsigned storageBytes(DType dt);
+  /// The i8 memref holding a viewed storage's bytes.
+  Value storageBytesOf(UOpRef storage);
+  /// `bytes` from `byteOffset` as `elems` elements of dt (memref.view), one
+  /// per distinct view.
+  Value viewAs(Value bytes, int64_t byteOffset, int64_t elems, DType dt);
+  /// Storage (PARAM/BUFFER) some view reads as another dtype: declared as
+  /// bytes (byteStorage), its own dtype a view of them.
+  llvm::DenseSet<UOpRef> viewedStorage;
+  llvm::DenseMap<UOpRef, Value> byteStorage;
+  std::map<std::tuple<void *, int64_t, int64_t, unsigned>, Value> viewCache;
   /// Memory value (bools as bytes, halves in storage type) to compute
   /// value and back.
   Value fromMemory(OpBuilder &ob, Value v, DType dt);

@@ -17,7 +17,7 @@
 #include "Emitter.h"
 
 #include "tinygrad/Conversion/KernelToStandard.h"
-#include "tinygrad/Codegen/CExpressions.h"
+#include "tinygrad/Codegen/Steps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include <chrono>
 #include <thread>
@@ -54,6 +54,9 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
     return emitStore(u);
   case K::SINK:
   case K::GROUP:
+  // A CPU program is one thread of tinygrad's workgroup: a BARRIER orders
+  // nothing, the effects it waits for run in order.
+  case K::BARRIER:
     for (UOpRef s : u->src)
       if (failed(emitEffect(s)))
         return failure();
@@ -61,10 +64,41 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
   case K::NOOP:
     return success();
   case K::AFTER:
-    return emitEffect(u->src[0]);
+    // Reached as an effect (a kernel's SINK or END over `buf.after(stores)`):
+    // its deps run where the AFTER is placed.
+    return emitL(u) ? success() : failure();
+  case K::CALL:
+    return emitCallEffect(u);
+  case K::CUSTOM:
+    return emitCustom(u);
+  case K::PARAM:
+  case K::BUFFER:
+  case K::CONST:
+    // A buffer the kernel names but does nothing with (`UOp.sink(buf)`).
+    return success();
   default:
+    // A view of a buffer that holds effects (`buf.reshape(s).after(...)`
+    // at the SINK): what tinygrad's linearizer runs is what it depends on.
+    if (sym::isMovement(u->op))
+      return emitEffect(u->src[0]);
     fail(u, "not a side effect the CPU target lowers");
     return failure();
+  }
+}
+
+bool Emitter::isEffect(UOpRef d) {
+  switch (d->op) {
+  case K::END:
+  case K::STORE:
+  case K::GROUP:
+  case K::SINK:
+  case K::BARRIER:
+  case K::CUSTOM:
+    return true;
+  case K::CALL:
+    return d->dtype == DType::Void;
+  default:
+    return false;
   }
 }
 
@@ -92,18 +126,25 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   for (UOpRef u : topo)
     if (u->op == K::STORE && !u->src.empty() && u->src[0]->op == K::CAST)
       storeAddrCasts.insert(u->src[0]);
-  auto paramIndex = [](UOpRef x) {
-    return x->op == K::INDEX && !x->src.empty() && x->src[0]->op == K::PARAM ? x : nullptr;
+  // The PARAM an INDEX addresses, through AFTERs and views (buf_uop).
+  auto paramOf = [](UOpRef x) -> UOpRef {
+    if (x->op != K::INDEX || x->src.empty())
+      return nullptr;
+    UOpRef st = storageOf(x->src[0]);
+    return st && st->op == K::PARAM ? st : nullptr;
   };
   for (UOpRef u : topo) {
     if (u->op == K::PARAM)
       (u->param().isALU ? vars : bufs).push_back(u);
+    // A CALL's or CUSTOM's INDEX is an address it is handed, not a load.
+    if (u->op == K::CALL || u->op == K::CUSTOM)
+      continue;
     for (auto [i, s] : llvm::enumerate(u->src)) {
-      UOpRef idx = paramIndex(s);
-      if (!idx)
+      UOpRef p = paramOf(s);
+      if (!p)
         continue;
       bool isAddress = (u->op == K::STORE && i == 0) || storeAddrCasts.count(u);
-      (isAddress ? sig.outs : sig.ins).push_back(idx->src[0]->param().slot);
+      (isAddress ? sig.outs : sig.ins).push_back(p->param().slot);
     }
   }
   llvm::sort(bufs, [](UOpRef a, UOpRef c) { return a->param().slot < c->param().slot; });
@@ -111,6 +152,11 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     llvm::sort(*v);
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
+  // Buffers some INDEX reads as another dtype (a BITCAST view of their
+  // bytes) are declared as bytes; their own dtype is a view too.
+  for (UOpRef u : topo)
+    if (isBufferView(u))
+      viewedStorage.insert(storageOf(u));
   SmallVector<Type> argTypes;
   uint64_t bufferBytes = 0;
   for (UOpRef p : bufs) {
@@ -119,6 +165,8 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       mlir::emitError(loc, "PARAM slot ") << p->param().slot << ": unsupported dtype";
       return failure();
     }
+    if (viewedStorage.count(p))
+      et = b.getI8Type();
     int64_t size = ShapedType::kDynamic;
     if (!p->src.empty()) {
       const Scalar &hi = p->src[0]->vmax();
@@ -129,8 +177,9 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       mlir::emitError(loc, "PARAM slot ") << p->param().slot << ": buffer size is not bounded";
       return failure();
     }
-    argTypes.push_back(MemRefType::get({size}, et));
-    bufferBytes += (uint64_t)size * std::max(1u, et.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = size * (int64_t)storageBytes(p->dtype);
+    argTypes.push_back(MemRefType::get({viewedStorage.count(p) ? bytes : size}, et));
+    bufferBytes += (uint64_t)bytes;
     sig.globals.push_back(p->param().slot);
     sig.bufferElems.push_back(size);
   }
@@ -200,8 +249,14 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   scopes.push_back({nullptr, nullptr, entry, nextScopeId++, entry->getTerminator()});
-  for (size_t i = 0; i < bufs.size(); ++i)
-    args[bufs[i]] = entry->getArgument(i);
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    Value arg = entry->getArgument(i);
+    if (viewedStorage.count(bufs[i])) {
+      byteStorage[bufs[i]] = arg;
+      arg = viewAs(arg, 0, sig.bufferElems[i], bufs[i]->dtype);
+    }
+    args[bufs[i]] = arg;
+  }
   b.setInsertionPoint(entry->getTerminator());
   for (size_t i = 0; i < vars.size(); ++i) {
     Value a = entry->getArgument(bufs.size() + i);
@@ -255,48 +310,14 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   }
   sym::Context &ctx = kernel->ctx();
   auto t0 = std::chrono::steady_clock::now();
-  // tinygrad's CPU opts (threads over the outer axis), then the ops the CPU
-  // target lacks, decomposed as tinygrad does.
-  // full_rewrite_to_sink's order: split ranges, initial symbolic, simplify
-  // ranges, apply_opts, postopt symbolic.
-  sym::UOpRef k = codegen::preOptRewrites(ctx, kernel);
+  // full_rewrite_to_sink's engine steps (lib/Codegen/Steps), then the
+  // emitter gives the result its loops.
   SmallVector<opt::Opt> applied;
   TargetDescription target = TargetDescription::host(opts.maxThreads ? opts.maxThreads : hostThreads());
-  if (k) {
-    std::string why;
-    k = opt::applyOpts(ctx, k, opts.info, target, opts.optMode, &applied, &why);
-    if (!k) {
-      mlir::emitError(loc, "apply_opts: ") << why;
-      return failure();
-    }
-    k = codegen::postOptSymbolic(ctx, k);
-    if (k)
-      k = opt::lowerThreadRanges(ctx, k);
-  }
-  // tinygrad's "add images" rewrite, bottom up as there.
-  if (k)
-    k = sym::graphRewriteBottomUp(ctx, k, sym::simplifyAddImageCasts());
-  // "lower all index dtypes" commits weak literals and "final symbolic"
-  // folds what that decides: a clip bound past half's range is inf there.
-  if (k)
-    k = sym::graphRewrite(ctx, k, sym::commitWeak());
-  if (k)
-    k = sym::graphRewrite(ctx, k, sym::symbolic());
-  // tinygrad's order: dtype decomps, then the late ones (transcendentals).
-  if (k)
-    k = decomp::dtypeDecompositions(ctx, k);
-  if (k)
-    k = sym::graphRewrite(ctx, k, decomp::transcendentalPatterns());
-  // "final rewrite" commits the literals the decompositions minted:
-  // emitted at default_float and converted, a double's constants would lose
-  // their low bits.
-  if (k)
-    k = sym::graphRewrite(ctx, k, sym::commitWeak());
-  // Float chains in the order clang evaluates tinygrad's rendering.
-  if (k)
-    k = codegen::cEvaluationOrder(ctx, k);
+  std::string why;
+  sym::UOpRef k = codegen::fullRewriteToSink(ctx, kernel, {opts.info, target, opts.optMode}, &applied, why);
   if (!k) {
-    mlir::emitError(loc, "decompositions failed: ") << (ctx.errors.empty() ? "" : ctx.errors.back());
+    mlir::emitError(loc, why);
     return failure();
   }
   double passesMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -1,10 +1,12 @@
 """tinygrad-compile's ProgramInfo (globals, outs, ins) against the program_info tinygrad recorded for
-every corpus kernel. usage: program-info.py TINYGRAD_COMPILE CORPUS_DIR [EXTRA_AST_JSON...]"""
+every corpus kernel. usage: program-info.py TINYGRAD_COMPILE CORPUS_DIR [EXTRA_AST_JSON...]
+CORPUS_DIR: the corpus (its kernels/ cases), or a folder of kernel cases recorded with their program_info."""
 import glob, json, os, subprocess, sys
 
 tool, corpus = sys.argv[1], sys.argv[2]
 same = differ = 0
-for f in sorted(glob.glob(os.path.join(corpus, "kernels", "*.json"))):
+cases = os.path.join(corpus, "kernels") if os.path.isdir(os.path.join(corpus, "kernels")) else corpus
+for f in sorted(glob.glob(os.path.join(cases, "*.json"))):
   want = json.load(open(f))["program_info"]
   r = subprocess.run([tool, f], capture_output=True, text=True)
   got = json.loads(r.stdout) if r.returncode == 0 else None

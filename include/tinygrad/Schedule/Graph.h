@@ -8,8 +8,8 @@
 // interns equal to the same node imported from JSON.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TINYGRAD_LIB_SCHEDULE_GRAPH_H
-#define TINYGRAD_LIB_SCHEDULE_GRAPH_H
+#ifndef TINYGRAD_SCHEDULE_GRAPH_H
+#define TINYGRAD_SCHEDULE_GRAPH_H
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Ranges.h"
