@@ -15,7 +15,9 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tinygrad_src", config.tinygrad_src_root))
 config.substitutions.append(("%tinygrad_obj", config.tinygrad_obj_root))
-corpus_dir = os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")
+# TG_CORPUS_DIR points elsewhere (a worktree beside the checkout), as for the
+# Python tests (python/run_tests.sh).
+corpus_dir = os.environ.get("TG_CORPUS_DIR") or os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")
 config.substitutions.append(("%corpus", corpus_dir))
 # The tinygrad corpus sits beside the checkout (../shared); tests that read it
 # say `REQUIRES: corpus` and are reported unsupported where it is absent.

@@ -6,6 +6,7 @@
 #include "tinygrad/Target/CPU/CPUTarget.h"
 #include "tinygrad/Transforms/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -120,6 +121,60 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   out.llvmIR = std::move(obj->llvmIR);
   out.assembly = std::move(obj->assembly);
   out.llvmMs = msSince(t1);
+  out.llvmOptMs = obj->optMs;
+  out.llvmEmitMs = obj->emitMs;
+  return out;
+}
+
+FailureOr<CPUKernel> mlir::tinygrad::compileLoweredForCPU(ModuleOp module) {
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  module.walk([&](LLVM::LLVMFuncOp fn) {
+    if (!fn.isExternal() && fn->hasAttr("tg.globals"))
+      kernels.push_back(fn);
+  });
+  if (kernels.size() != 1)
+    return module.emitError("a lowered kernel module holds one llvm.func with tg.globals, found ")
+           << kernels.size();
+  LLVM::LLVMFuncOp fn = kernels.front();
+  CPUKernel out;
+  KernelSignature &sig = out.signature;
+  sig.name = fn.getSymName().str();
+  auto ints = [&](StringRef name, std::vector<int64_t> &to) -> LogicalResult {
+    auto arr = dyn_cast_or_null<ArrayAttr>(fn->getAttr(name));
+    if (!arr)
+      return fn.emitError("a lowered kernel needs the array attribute ") << name;
+    for (Attribute a : arr) {
+      auto i = dyn_cast<IntegerAttr>(a);
+      if (!i)
+        return fn.emitError() << name << " holds integers, got " << a;
+      to.push_back(i.getInt());
+    }
+    return success();
+  };
+  if (failed(ints("tg.globals", sig.globals)) || failed(ints("tg.outs", sig.outs)) ||
+      failed(ints("tg.ins", sig.ins)))
+    return failure();
+  auto vars = dyn_cast_or_null<ArrayAttr>(fn->getAttr("tg.vars"));
+  auto threads = dyn_cast_or_null<IntegerAttr>(fn->getAttr("tg.threads"));
+  if (!vars || !threads)
+    return fn.emitError("a lowered kernel needs tg.vars and tg.threads");
+  for (auto [i, v] : llvm::enumerate(vars)) {
+    auto name = dyn_cast<StringAttr>(v);
+    if (!name)
+      return fn.emitError("tg.vars holds names, got ") << v;
+    sig.vars.push_back(name.str());
+    if (name.getValue() == "core_id")
+      sig.coreIdArg = sig.globals.size() + i;
+  }
+  sig.threads = threads.getInt();
+  if (failed(verify(module)))
+    return failure();
+  auto t0 = std::chrono::steady_clock::now();
+  FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(module);
+  if (failed(obj))
+    return failure();
+  out.object = std::move(obj->object);
+  out.llvmMs = msSince(t0);
   out.llvmOptMs = obj->optMs;
   out.llvmEmitMs = obj->emitMs;
   return out;

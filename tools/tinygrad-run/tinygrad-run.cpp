@@ -1,14 +1,17 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
 //   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj] [-o FILE]
-//                [--mlir-print-ir-after-all]
+//                [--mlir-print-ir-after-all] [--lowered=K.mlir]
 //
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
 // runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
 // relative or 2 ulp (NaN equals NaN, infinities by sign; bit for bit with
 // --exact-floats). Exit 0 only on a match; bad input is a diagnostic and
-// exit 1. A schedules.jsonl record
+// exit 1. With --lowered, the kernel is the given module instead, the AST
+// already lowered to the llvm dialect outside this process (tinygrad-opt's
+// passes run one by one, printed and parsed between them): the textual
+// pipeline's result, run and compared like the library's. A schedules.jsonl record
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +23,7 @@
 #include "RunProgram.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -67,6 +71,10 @@ static cl::opt<std::string> optsMode(
     cl::init(""), cl::cat(runCategory));
 static cl::opt<bool> printAfterAll("mlir-print-ir-after-all",
                                    cl::desc("print the IR after every MLIR pass (stderr)"), cl::cat(runCategory));
+static cl::opt<std::string> loweredPath(
+    "lowered", cl::desc("run this module (the case's kernel lowered to the llvm dialect by tinygrad-opt) "
+                        "instead of compiling the case's ast"),
+    cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
                                          "(default: once, before translation)"), cl::cat(runCategory));
@@ -133,7 +141,13 @@ int main(int argc, char **argv) {
     opts.optMode = opt::OptMode::None;
   else if (!optsMode.empty())
     die("--opts must be ours, tinygrad or none, not '" + optsMode + "'");
-  FailureOr<CPUKernel> kernel = compileKernelForCPU(root, opts);
+  OwningOpRef<ModuleOp> lowered;
+  if (!loweredPath.empty()) {
+    lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
+    if (!lowered)
+      return 1;
+  }
+  FailureOr<CPUKernel> kernel = lowered ? compileLoweredForCPU(*lowered) : compileKernelForCPU(root, opts);
   if (failed(kernel))
     return 1;
 
@@ -220,7 +234,7 @@ int main(int argc, char **argv) {
     auto it = bufs.find(slot);
     if (it == bufs.end())
       die("the kernel takes buffer slot " + std::to_string(slot) + ", which the case does not define");
-    if (it->second.size < kernel->signature.bufferElems[gi])
+    if (gi < kernel->signature.bufferElems.size() && it->second.size < kernel->signature.bufferElems[gi])
       die("slot " + std::to_string(slot) + ": the case gives " + std::to_string(it->second.size) +
           " elements, the kernel's PARAM has " + std::to_string(kernel->signature.bufferElems[gi]));
     args.push_back(tgrt_arg_buffer(it->second.buf));

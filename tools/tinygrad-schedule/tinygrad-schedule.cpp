@@ -8,11 +8,21 @@
 // before the comparison; everything else, input slots included, must be
 // identical, node for node (one interned pointer).
 // `--callify RECORD.json`: prints the CALL graph of one record as corpus JSON.
+// `--check-textual RECORD.json --callify-ir=F ...`: the textual pipeline
+// against the library. Each given file is what one tinygrad-opt process
+// printed for a step (tg-callify, tg-kernel-graph, tg-create-schedule on the
+// previous step's file; tg-schedule on the imported tensor graph); it is
+// parsed (and verified) here and compared node for node with what the
+// library computes in one context from the record's tensor graph, with no
+// printing in between. A printer or parser that loses anything (a type the
+// parser re-infers differently, an attribute) shows as a mismatch.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "tinygrad/Schedule/KernelGraph.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Schedule/Callify.h"
 #include "tinygrad/Schedule/CreateSchedule.h"
@@ -23,8 +33,10 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "tinygrad/Target/TinygradJSON.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
+#include <map>
 #include <optional>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,6 +65,22 @@ static cl::opt<bool> emitPlan("memory-plan",
 static cl::opt<std::string> recordsPath("records", cl::desc("schedules.jsonl for --check-schedule"),
                                         cl::init(""));
 static cl::opt<bool> verbose("v", cl::desc("print both graphs of a mismatch"));
+static cl::opt<bool> checkTextual(
+    "check-textual", cl::desc("compare the files tinygrad-opt printed for each scheduling step "
+                              "(--callify-ir, --kernel-graph-ir, --create-schedule-ir, --schedule-ir) with the library's "
+                              "steps on the record's tensor graph"));
+static cl::opt<std::string> callifyIR("callify-ir", cl::desc("tg-callify's output for --check-textual"),
+                                      cl::init(""));
+static cl::opt<std::string> kernelGraphIR("kernel-graph-ir",
+                                          cl::desc("tg-kernel-graph's output for --check-textual"),
+                                          cl::init(""));
+static cl::opt<std::string> linearIR("create-schedule-ir", cl::desc("tg-create-schedule's output for --check-textual"),
+                                     cl::init(""));
+static cl::opt<std::string> scheduleIR("schedule-ir", cl::desc("tg-schedule's output for --check-textual"),
+                                       cl::init(""));
+static cl::list<std::string> refusedSteps(
+    "refused", cl::desc("STEP=MESSAGE: the textual pipeline's step failed with this error; the library must "
+                        "fail at the same step with an error the message contains (--check-textual)"));
 
 namespace {
 
@@ -110,7 +138,7 @@ UOpRef importGraph(MLIRContext &m, sym::Context &ctx, const llvm::json::Value &r
   return importer.import(getTinygradRoot(*keep));
 }
 
-std::string printGraph(MLIRContext &m, UOpRef u) {
+std::string printGraph(MLIRContext &m, UOpRef u, bool generic = false) {
   OpBuilder b(&m);
   OwningOpRef<ModuleOp> mod = ModuleOp::create(b.getUnknownLoc());
   b.setInsertionPointToEnd(mod->getBody());
@@ -118,7 +146,10 @@ std::string printGraph(MLIRContext &m, UOpRef u) {
   mat.materialize(u);
   std::string s;
   llvm::raw_string_ostream os(s);
-  mod->print(os);
+  OpPrintingFlags flags;
+  if (generic) // every result type, the one the parser would infer or not
+    flags.printGenericOpForm();
+  mod->print(os, flags);
   return s;
 }
 
@@ -366,6 +397,117 @@ int runEmit(MLIRContext &m, llvm::StringRef text) {
   return 0;
 }
 
+/// The graph of a module tinygrad-opt printed, parsed (the parser verifies
+/// it) and imported into `ctx`; null with the parser's diagnostics on error.
+UOpRef importPrinted(MLIRContext &m, sym::Context &ctx, llvm::StringRef path,
+                     OwningOpRef<ModuleOp> &keep) {
+  keep = parseSourceFile<ModuleOp>(path, &m);
+  if (!keep)
+    return nullptr;
+  Value root = getTinygradRoot(*keep);
+  if (!root) {
+    llvm::errs() << path << ": error: no UOp graph\n";
+    return nullptr;
+  }
+  return sym::Importer(ctx).import(root);
+}
+
+int runTextualCheck(MLIRContext &m, llvm::StringRef text) {
+  std::optional<llvm::json::Value> rec = parseRecord(text);
+  if (!rec)
+    return 1;
+  std::string id = rec->getAsObject()->getString("id").value_or("?").str();
+  sym::Context ctx(&m);
+  OwningOpRef<ModuleOp> a;
+  UOpRef tensor = importGraph(m, ctx, *rec, "tensor_graph", a);
+  if (!tensor)
+    return 1;
+  // The library's steps, as tinygrad-opt's passes run them but in one
+  // context and without printing: a result, or the error of the step that
+  // failed (later steps fail with it).
+  std::map<std::string, UOpRef> lib;
+  std::map<std::string, std::string> libError;
+  auto kernelGraph = [&](UOpRef body) -> llvm::Expected<UOpRef> {
+    ctx.errors.clear();
+    if (UOpRef kg = sched::getKernelGraph(ctx, body))
+      return kg;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "get_kernel_graph failed");
+  };
+  int64_t next = sched::nextFreeBufferSlot(tensor);
+  if (auto called = sched::callify(ctx, tensor, next)) {
+    lib["callify"] = called->call;
+    if (auto kg = kernelGraph(called->call->src[0])) {
+      lib["kernel-graph"] = *kg;
+      if (auto lin = sched::createSchedule(ctx, *kg))
+        lib["create-schedule"] = *lin;
+      else
+        libError["create-schedule"] = llvm::toString(lin.takeError());
+    } else {
+      libError["kernel-graph"] = libError["create-schedule"] = llvm::toString(kg.takeError());
+    }
+  } else {
+    libError["callify"] = libError["kernel-graph"] = libError["create-schedule"] =
+        llvm::toString(called.takeError());
+  }
+  if (auto p = sched::scheduleProgram(ctx, tensor, kernelGraph))
+    lib["schedule"] = p->linear;
+  else
+    libError["schedule"] = llvm::toString(p.takeError());
+
+  unsigned failures = 0;
+  std::vector<std::string> same;
+  // A step the textual pipeline could not run: the library must fail there
+  // too, with the error the pass reported.
+  for (llvm::StringRef r : refusedSteps) {
+    auto [stage, message] = r.split('=');
+    std::string err = libError.count(stage.str()) ? libError[stage.str()] : "";
+    if (lib.count(stage.str())) {
+      llvm::outs() << "TEXTUAL-MISMATCH " << id << " " << stage
+                   << ": the textual pipeline fails where the library succeeds: " << message << "\n";
+      ++failures;
+    } else if (err.empty() || !message.contains(err)) {
+      llvm::outs() << "TEXTUAL-MISMATCH " << id << " " << stage << ": the textual pipeline fails with '" << message
+                   << "', the library with '" << err << "'\n";
+      ++failures;
+    } else {
+      same.push_back((stage + " (both refuse: " + err + ")").str());
+    }
+  }
+  for (auto [stage, path] : {std::pair<const char *, std::string>{"callify", callifyIR},
+                             {"kernel-graph", kernelGraphIR},
+                             {"create-schedule", linearIR},
+                             {"schedule", scheduleIR}}) {
+    if (path.empty())
+      continue;
+    OwningOpRef<ModuleOp> keep;
+    UOpRef got = importPrinted(m, ctx, path, keep);
+    auto it = lib.find(stage);
+    if (it == lib.end()) {
+      llvm::outs() << "TEXTUAL-MISMATCH " << id << " " << stage << ": the library fails (" << libError[stage]
+                   << ") but the textual pipeline printed " << path << "\n";
+      ++failures;
+      continue;
+    }
+    if (!got) {
+      llvm::outs() << "TEXTUAL-FAIL " << id << " " << stage << ": " << path << " does not parse or import\n";
+      ++failures;
+      continue;
+    }
+    if (got != it->second) {
+      llvm::outs() << "TEXTUAL-MISMATCH " << id << " " << stage << "\n";
+      if (verbose)
+        llvm::outs() << "--- textual\n" << printGraph(m, got, true) << "--- library\n"
+                     << printGraph(m, it->second, true);
+      ++failures;
+      continue;
+    }
+    same.push_back(stage);
+  }
+  if (!failures)
+    llvm::outs() << "TEXTUAL-SAME " << id << ": " << llvm::join(same, ", ") << "\n";
+  return failures ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -383,6 +525,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << d.str() << "\n";
     return success();
   });
+  if (checkTextual)
+    return runTextualCheck(m, (*buf)->getBuffer());
   if (checkCallify)
     return runCheck(m, (*buf)->getBuffer());
   if (checkSchedule)

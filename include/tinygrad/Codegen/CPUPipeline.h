@@ -69,6 +69,13 @@ private:
 /// One kernel, with a CPUCompiler of its own.
 FailureOr<CPUKernel> compileKernelForCPU(Value root, const CPUCompileOptions &opts = {});
 
+/// The object of a kernel already lowered to the llvm dialect outside the
+/// library (tinygrad-opt's passes one by one, printed and parsed between
+/// them): its one llvm.func carries the launch metadata tg-lower-kernel
+/// attaches (`tg.globals`, `tg.outs`, `tg.ins`, `tg.vars`, `tg.threads`),
+/// which becomes the signature. Fails with a located diagnostic.
+FailureOr<CPUKernel> compileLoweredForCPU(ModuleOp module);
+
 } // namespace mlir::tinygrad
 
 #endif
