@@ -282,38 +282,11 @@ UOpRef Context::replaceSrc(UOpRef x, llvm::ArrayRef<UOpRef> src) {
       r = get(r->op, r->type, r->src, x->arg);
     return r;
   }
-  // Ops whose type passes through or derives from a source: a rebuilt node
-  // must carry the type its new sources give it (tinygrad derives shape and
-  // dtype lazily from the sources, so the scheduler's rewrites that turn
-  // shaped sources into scalars depend on this).
-  if ((x->op == Op::AFTER || x->op == Op::NOOP) && !src.empty())
-    return get(x->op, src[0]->type, src, x->arg);
-  if (x->op == Op::INDEX && !src.empty()) {
-    tg::ValueInfo buf = tg::getValueInfo(src[0]->type);
-    if (!buf.isVoid) {
-      llvm::SmallVector<int64_t> shape;
-      for (UOpRef s : src.drop_front())
-        shape.append(tg::getValueInfo(s->type).shape);
-      if (src.size() - 1 < buf.shape.size())
-        shape.append(buf.shape.begin() + (src.size() - 1), buf.shape.end());
-      Type elem = tg::getValueInfo(x->type).elementType;
-      if (!elem || isa<tg::VoidType>(elem))
-        elem = buf.elementType;
-      tg::ValueInfo old = tg::getValueInfo(x->type);
-      std::optional<tg::AddrSpace> as = buf.addrspace;
-      if (!as && old.addrspace)
-        as = old.addrspace;
-      return get(x->op, tg::makeValueType(elem, shape, as), src, x->arg);
-    }
-  }
-  if (x->op == Op::BITCAST && src.size() == 1) { // same-size bitcast: the source's shape
-    tg::ValueInfo in = tg::getValueInfo(src[0]->type), out = tg::getValueInfo(x->type);
-    if (!in.isVoid && !out.isVoid && in.elementType &&
-        getInfo(x->dtype).itemsize == getInfo(src[0]->dtype).itemsize)
-      return get(x->op, tg::makeValueType(out.elementType, in.shape, in.addrspace), src, x->arg);
-  }
-  if (x->op == Op::REDUCE && src.size() > 1) // ranged REDUCE: the element's type
-    return get(x->op, src[0]->type, src, x->arg);
+  // The shape and addrspace tinygrad derives from the sources (the
+  // scheduler's rewrites that turn shaped sources into scalars, or a
+  // realized value into a buffer, depend on it; DerivedType.cpp).
+  if (Type t = derivedType(x, src))
+    return get(x->op, t, src, x->arg);
   return get(x->op, x->type, src, x->arg);
 }
 

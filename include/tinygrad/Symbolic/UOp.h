@@ -116,6 +116,11 @@ private:
 
 using UOpRef = const UOp *;
 
+/// The type `x` rebuilt over `src` has: its dtype, with the shape and
+/// addrspace the dialects' type inference derives from `src` (what parsing
+/// the printed node gives back). Null where `x`'s type stays as it is.
+mlir::Type derivedType(UOpRef x, llvm::ArrayRef<UOpRef> src);
+
 /// Owns and interns nodes; provides tinygrad's construction API.
 class Context {
 public:
@@ -175,7 +180,9 @@ public:
   /// `UOp.variable(name, lo, hi, dtype)` (a PARAM with vmin_vmax).
   UOpRef variable(llvm::StringRef name, __int128 lo, __int128 hi,
                   DType dt = DType::WeakInt);
-  /// Rebuild `x` with new sources, re-deriving the dtype for ALU ops.
+  /// Rebuild `x` with new sources (tinygrad's `x.replace(src=...)`):
+  /// ALU ops re-derive their dtype, every op its shape and addrspace
+  /// (derivedType).
   UOpRef replaceSrc(UOpRef x, llvm::ArrayRef<UOpRef> src);
 
   //===--------------------------------------------------------------------===//
