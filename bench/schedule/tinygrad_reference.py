@@ -3,7 +3,10 @@
 For every program the tensor graph is rebuilt as live UOps, then
 transform_to_call + create_linear_with_vars (tensor graph -> memory-planned
 LINEAR) run `reps` times after a warm-up, with tinygrad's schedule cache
-cleared before each run. Prints `PROGRAM id median_us` lines and
+cleared before each run and nothing of a run kept into the next: tinygrad's
+node cache holds nodes weakly, so each run makes its nodes again, as
+bench-schedule's cold figure (a fresh interning context per repetition)
+does on our side. Prints `PROGRAM id median_us` lines and
 TINYGRAD_MEDIAN_US over the programs named in argv[3] (ours' list), so both
 sides cover the same programs.
 
@@ -32,6 +35,7 @@ def main():
             call, _ = transform_to_call(sink)
             create_linear_with_vars(call)
             t = (time.perf_counter() - t0) * 1e6
+            del call  # the next run must not find this one's nodes alive
             if r:
                 times.append(t)
         times.sort()

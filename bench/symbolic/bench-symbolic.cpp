@@ -1,10 +1,14 @@
 //===- bench-symbolic.cpp - time the symbolic engine on the corpus --------===//
 //
 // For every simplify / numeric_const case of a symbolic.jsonl corpus, times
-// only the rewrite with `sym + pm_cast_weak`, two ways: cold (a fresh
-// interning context per repetition, the graph imported untimed) and warm
-// (one context, run once before timing, which is how the tinygrad reference
-// is timed). Prints per-case median statistics.
+// only the rewrite with `sym + pm_cast_weak`, two ways. Cold, the headline:
+// a fresh interning context per repetition (the graph imported untimed), so
+// every node the rewrite makes is made again each time, as in tinygrad,
+// whose node cache holds its nodes weakly and rebuilds the rewritten ones
+// every repetition. Warm: one context run once untimed first, whose intern
+// table then already holds every node of the result (a reuse tinygrad's
+// side does not get; reported, labelled, not compared as like for like).
+// Prints per-case median statistics.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/IR/BuiltinOps.h"
@@ -62,9 +66,9 @@ int main(int argc, char **argv) {
   double coldSeconds = 0;
   uint64_t coldNodes = 0;
   std::vector<double> coldMedians, coldBests;
-  // Warm: one context per case, run once untimed first, as the tinygrad
-  // reference is (its UOps, cached properties and functools caches live
-  // across calls in a long-running process).
+  // Warm: one context per case, run once untimed first: its intern table
+  // keeps every node of that run, so a repetition finds its result nodes
+  // made (tinygrad's weak-referenced cache has let them go by then).
   std::vector<double> warmMedians;
   for (auto &m : modules) {
     Value root = getTinygradRoot(*m);
@@ -119,8 +123,9 @@ int main(int argc, char **argv) {
                                medianOf(coldBests) * 1e6);
   llvm::outs() << llvm::format("ours cold: %.2f M nodes created by rewriting per second\n",
                                coldSeconds > 0 ? coldNodes / coldSeconds / 1e6 : 0);
-  llvm::outs() << llvm::format("ours warm: median %.2f us per case\n", medianOf(warmMedians) * 1e6);
-  llvm::outs() << llvm::format("OURS_MEDIAN_US %.3f\n", medianOf(warmMedians) * 1e6);
+  llvm::outs() << llvm::format("ours warm (the intern table keeping the first run's nodes): median %.2f us per case\n",
+                               medianOf(warmMedians) * 1e6);
   llvm::outs() << llvm::format("OURS_COLD_MEDIAN_US %.3f\n", medianOf(coldMedians) * 1e6);
+  llvm::outs() << llvm::format("OURS_WARM_MEDIAN_US %.3f\n", medianOf(warmMedians) * 1e6);
   return 0;
 }

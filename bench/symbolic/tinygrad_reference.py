@@ -1,6 +1,9 @@
 """tinygrad's own time for the cases bench-symbolic runs: graph_rewrite with
-sym + pm_cast_weak on graphs rebuilt from the corpus, warm (each case is run
-once before timing, as tinygrad's caches would be in a long-running process).
+sym + pm_cast_weak on graphs rebuilt from the corpus, each case run once
+before timing (imports, functools caches). Only the input graph stays alive
+between repetitions: tinygrad's node cache holds nodes weakly, so the nodes
+each rewrite makes are made again every time, which bench-symbolic's cold
+figure (a fresh interning context per repetition) matches.
 Run from a tinygrad checkout: cd <tinygrad> && python3 <this> <symbolic.jsonl> [reps]"""
 import json, os, statistics, sys, time
 
