@@ -9,14 +9,18 @@ cd "$ROOT"
 if [ -z "${TINYGRAD_SRC:-}" ] && [ -d "$ROOT/../tinygrad/tinygrad" ]; then
   export TINYGRAD_SRC="$ROOT/../tinygrad"
 fi
+# Every benchmark runs; one that fails (a kernel whose outputs differ from
+# tinygrad's fails bench-kernels) fails `make bench` at the end.
+status=0
 ninja -C "$BUILD" bench-symbolic >/dev/null
 echo "== bench/symbolic"
-bench/symbolic/run.sh "$BUILD"
+bench/symbolic/run.sh "$BUILD" || { echo "bench/symbolic FAILED"; status=1; }
 
 ninja -C "$BUILD" bench-kernels >/dev/null
 echo "== bench/kernels"
-bench/kernels/run.sh "$BUILD"
+bench/kernels/run.sh "$BUILD" || { echo "bench/kernels FAILED"; status=1; }
 
 ninja -C "$BUILD" bench-schedule >/dev/null
 echo "== bench/schedule"
-bench/schedule/run.sh "$BUILD"
+bench/schedule/run.sh "$BUILD" || { echo "bench/schedule FAILED"; status=1; }
+exit $status

@@ -11,7 +11,8 @@ slots/dtypes/sizes, and what tinygrad's own codegen makes of that AST with its d
 heuristics: the rendered C (`c_source`), ProgramInfo (`program_info`, core_id included) and
 estimates. It also times tinygrad's pipeline for the AST: `do_to_program` (its Python passes
 and clang) in this process with CACHELEVEL=0, bypassing to_program_cache, after one warm-up
-compile of an unrelated kernel so import-time work is not charged to the first kernel.
+compile of an unrelated kernel so import-time work is not charged to the first kernel; the
+manifest's `warmup` names that kernel, which bench-kernels compiles first as well.
 
 Without tinygrad only the corpus is exported (the manifest says so). The corpus kernel files
 already carry `c_source` and `program_info`; they are referenced, not copied.
@@ -34,6 +35,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ENV = {"DEV": "CPU", "CACHELEVEL": "0", "CC": "clang-22", "PARALLEL": "0", "NUM_CPU_THREADS": "2"}
 
 M16 = 16 * 1024 * 1024
+# The kernel both sides compile before any timed compile (Tensor.empty(7, 3).exp2().sum(1)).
+WARMUP_KERNEL = os.path.join(ROOT, "bench", "kernels", "warmup-kernel.json")
 
 
 def programs(Tensor):
@@ -78,9 +81,17 @@ def export_tinygrad(out_dir, only=None):
         linear, var_vals = t.linear_with_vars()
         return [c.src[0] for c in linear.src if c.op is Ops.CALL and c.src[0].op is Ops.SINK], var_vals
 
-    # Warm-up: one unrelated kernel through the whole pipeline.
-    for ast in kernels_of(Tensor.empty(7, 3).exp2().sum(1))[0]:
+    # Warm-up: one unrelated kernel through the whole pipeline, the one bench-kernels compiles
+    # before its timed compiles (WARMUP_KERNEL, recorded from this program): both sides warm
+    # up alike. The AST compiled here is written beside the exports for bench-kernels to use.
+    warm = kernels_of(Tensor.empty(7, 3).exp2().sum(1))[0]
+    for ast in warm:
         cg.do_to_program(ast, ren)
+    with open(WARMUP_KERNEL) as f:
+        rec = json.load(f)
+    rec["ast"] = uop_json.uop_to_json(warm[0])
+    with open(os.path.join(out_dir, "warmup.json"), "w") as f:
+        json.dump(rec, f, separators=(",", ":"))
 
     records = []
     for prog, (desc, build) in programs(Tensor).items():
@@ -158,8 +169,9 @@ def main():
         why = a.why
     if os.path.isdir(a.corpus):
         records += export_corpus(a.corpus)
+    warmup = os.path.join(a.out_dir, "warmup.json") if have_tg else WARMUP_KERNEL
     manifest = {"tinygrad": have_tg, "no_tinygrad_reason": why, "corpus": os.path.abspath(a.corpus),
-                            "env": ENV if have_tg else None, "kernels": records}
+                            "env": ENV if have_tg else None, "warmup": os.path.abspath(warmup), "kernels": records}
     with open(os.path.join(a.out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     n_real = sum(r["group"] == "realistic" for r in records)
