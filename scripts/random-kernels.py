@@ -12,7 +12,10 @@ Run with tinygrad (commit a9069c17) importable and DEV=CPU:MLIR, e.g.
   cd ../tinygrad && DEV=CPU:MLIR PARALLEL=0 PYTHONPATH=../main/python:. /usr/bin/python3 \\
       ../main/scripts/random-kernels.py --programs 200 --seed 1
 Prints one line per failing program and a closing `random-kernels: N programs, K kernels checked,
-M mismatched, R rejected`; exits 1 if M or R is non-zero. Failing programs are then rerun with
+M mismatched, R rejected, E raised only through us (...), T refused by tinygrad itself`; exits 1 if
+M, R or E is non-zero. A program whose run raises with no kernel mismatched or rejected is printed
+and run again under tinygrad's own compiler (DEV=CPU): raising there too, it is tinygrad's refusal
+(T); else the error is ours (E), a failure. Failing programs are then rerun with
 tinygrad's own opts (TG_OPTS=tinygrad): one that matches there differs only in the order our
 heuristic sums floats in (split accumulators, cache blocks), which the last line lists.
 --contractions draws matmuls and convolutions of every dtype, --variables slices of bound-Variable
@@ -252,6 +255,29 @@ def contraction_program(rng):
   return t, steps
 
 
+def rerun(only, env):
+  """This script again, same arguments (seed, mode), on the programs `only`, under `env`."""
+  argv, it = [], iter(sys.argv[1:])
+  for a in it:
+    if a in ("--only", "--programs"): next(it, None)
+    elif not a.startswith(("--only=", "--programs=")): argv.append(a)
+  cmd = [sys.executable, os.path.abspath(__file__)] + argv + ["--only", ",".join(map(str, only))]
+  return subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True)
+
+
+def raised_by_tinygrad(raised):
+  """The programs of `raised` (number -> error) that raise only through us: each is run again under
+  tinygrad's own CPU compiler (DEV=CPU); one that raises there too is tinygrad's refusal, not a
+  failure of ours. Under DEV=CPU itself every error is tinygrad's."""
+  if not raised or os.environ.get("DEV") == "CPU": return []
+  r = rerun(sorted(raised), {"DEV": "CPU"})
+  theirs = {int(m) for m in re.findall(r"^program (\d+) .*: raised ", r.stdout, re.M)}
+  if r.returncode not in (0, 1):  # the rerun itself broke: nothing is known to be tinygrad's
+    print(f"random-kernels: the DEV=CPU rerun exited {r.returncode}: {r.stderr.strip()[-500:]}")
+    theirs = set()
+  return sorted(i for i in raised if i not in theirs)
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   ap.add_argument("--programs", type=int, default=100)
@@ -263,7 +289,7 @@ def main():
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
-  bad, failed = 0, []
+  bad, failed, raised = 0, [], {}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     rng = random.Random(f"{args.seed}/{i}")
@@ -273,19 +299,25 @@ def main():
       t, steps = (variable_program if args.variables else contraction_program if args.contractions else program)(rng)
       t.realize()
     except Exception as e:
-      if before == (hook.stats["mismatched"], hook.stats["failed"]) and not isinstance(e, hook.MLIRCompileError):
-        # tinygrad itself refused the program (a dtype it cannot cast, ...): not ours to check
-        if args.verbose: print(f"program {i}: skipped, tinygrad raised {type(e).__name__}: {e}".splitlines()[0])
-        continue
       if args.verbose: traceback.print_exc()
+      if before == (hook.stats["mismatched"], hook.stats["failed"]):
+        # No kernel check explains it: tinygrad's own refusal (a dtype it cannot cast, ...) or a failure
+        # of ours; raised_by_tinygrad (below) tells them apart.
+        raised[i] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        print(f"program {i} (seed {args.seed}): {' '.join(steps)}: raised {raised[i]}", flush=True)
+        continue
     if (hook.stats["mismatched"], hook.stats["failed"]) != before:
       bad += 1
       failed.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['mismatched'] - before[0]} mismatched, "
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
   s = hook.stats
+  ours = raised_by_tinygrad(raised)
+  bad += len(ours)
+  failed += ours
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
-        f"{s['failed']} rejected")
+        f"{s['failed']} rejected, {len(ours)} raised only through us ({','.join(map(str, ours)) or 'none'}), "
+        f"{len(raised) - len(ours)} refused by tinygrad itself")
   if failed and os.environ.get("TG_OPTS") != "tinygrad":
     # Our heuristic may sum floats in another order (split accumulators, cache blocks): a program that
     # matches under tinygrad's own opts differs in summation order only, which the summary says.

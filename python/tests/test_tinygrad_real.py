@@ -269,5 +269,17 @@ class TestRandomKernels(unittest.TestCase):
     def test_contractions_of_every_dtype_match(self):
         self.check(30, 5, "--contractions")
 
+    def test_an_error_only_through_us_fails_the_run(self):
+        # No tinygrad-compile to run: every program raises CompilerNotFound, which no kernel check
+        # counts. tinygrad's own compiler runs them, so each is a failure of ours, not a skip.
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--programs", "3", "--seed", "7"], "CPU:MLIR",
+                   {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22", "TINYGRAD_MLIR_TRANSPORT": "subprocess",
+                    "TINYGRAD_MLIR_COMPILE": "/nonexistent/tinygrad-compile"}, cwd=TG)
+        self.assertEqual(p.returncode, 1, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"program 0 \(seed 7\): .*: raised CompilerNotFound")
+        self.assertRegex(p.stdout, r"random-kernels: 3 programs, 0 kernels checked, 0 mismatched, 0 rejected, "
+                                   r"3 raised only through us \(0,1,2\), 0 refused by tinygrad itself")
+
 if __name__ == "__main__":
     unittest.main()
