@@ -13,7 +13,7 @@ cd "$ROOT"
 echo "== 1. parse + spec check (phase=tensor) + fold: examples/sum_kernel.mlir"
 "$BIN/tinygrad-opt" examples/sum_kernel.mlir --tg-verify-spec=phase=tensor --canonicalize
 
-CORPUS="$ROOT/../shared/corpus"
+CORPUS="${TG_CORPUS_DIR:-$ROOT/../shared/corpus}"  # as lit and the Python tests
 if [ -x "$BIN/tinygrad-translate" ] && [ -d "$CORPUS/kernels" ]; then
   k="$CORPUS/kernels/red_sum_axis1_keepdim__k0.json"
   echo "== 2. import a tinygrad kernel AST ($(basename "$k")), verify, export"

@@ -19,6 +19,7 @@ config.substitutions.append(("%tinygrad_obj", config.tinygrad_obj_root))
 # Python tests (python/run_tests.sh).
 corpus_dir = os.environ.get("TG_CORPUS_DIR") or os.path.join(config.tinygrad_src_root, "..", "shared", "corpus")
 config.substitutions.append(("%corpus", corpus_dir))
+config.environment["TG_CORPUS_DIR"] = corpus_dir  # for the scripts tests run (demo.sh)
 # The tinygrad corpus sits beside the checkout (../shared); tests that read it
 # say `REQUIRES: corpus` and are reported unsupported where it is absent.
 if os.path.isdir(corpus_dir):
