@@ -93,31 +93,47 @@ protected:
     TGRT_ASSERT_OK(tgrt_device_query(dev, &info));
     arch = info.arch;
   }
-  /// NVRTC's cubin of `source` for this device, loaded as `entry`.
+  /// A program of `format` from `bytes` with tinygrad's interface:
+  /// `buffers` buffers, then scalars of `scalars` bytes; `local` threads
+  /// per block (0: any).
+  tgrt_program *create(uint32_t format, const void *bytes, size_t size, const char *entry, uint32_t buffers,
+                       const std::vector<uint8_t> &scalars, uint32_t local) {
+    tgrt_program_desc d{};
+    d.api_version = TGRT_API_VERSION;
+    d.format = format;
+    d.binary = bytes;
+    d.size = size;
+    d.entry_name = entry;
+    d.num_buffers = buffers;
+    d.num_scalars = static_cast<uint32_t>(scalars.size());
+    d.scalar_bytes = scalars.data();
+    d.local_size[0] = local, d.local_size[1] = d.local_size[2] = local ? 1 : 0;
+    tgrt_program *p = nullptr;
+    EXPECT_EQ(tgrt_program_create(dev, &d, &p), TGRT_OK) << tgrt_last_error();
+    if (p)
+      programs.push_back(p);
+    return p;
+  }
+  /// NVRTC's cubin of `source` for this device.
   tgrt_program *compile(const char *source, const char *entry, uint32_t buffers,
-                        std::vector<uint8_t> scalarBytes, uint32_t local = 0) {
+                        const std::vector<uint8_t> &scalars, uint32_t local = 0) {
     void *bin = nullptr;
     size_t size = 0;
     tgrt_status s = tgrt_nvrtc_compile(source, arch.c_str(), TGRT_FORMAT_CUBIN, nullptr, 0, &bin, &size);
     EXPECT_EQ(s, TGRT_OK) << tgrt_last_error();
     if (s != TGRT_OK)
       return nullptr;
-    tgrt_program_desc d{};
-    d.api_version = TGRT_API_VERSION;
-    d.format = TGRT_FORMAT_CUBIN;
-    d.binary = bin;
-    d.size = size;
-    d.entry_name = entry;
-    d.num_buffers = buffers;
-    d.num_scalars = static_cast<uint32_t>(scalarBytes.size());
-    d.scalar_bytes = scalarBytes.data();
-    d.local_size[0] = local, d.local_size[1] = d.local_size[2] = local ? 1 : 0;
-    tgrt_program *p = nullptr;
-    EXPECT_EQ(tgrt_program_create(dev, &d, &p), TGRT_OK) << tgrt_last_error();
+    tgrt_program *p = create(TGRT_FORMAT_CUBIN, bin, size, entry, buffers, scalars, local);
     tgrt_nvrtc_free(bin);
-    if (p)
-      programs.push_back(p);
     return p;
+  }
+  /// PTX our compiler made at build time (kernels/<name>_sm80.ptx from
+  /// test/Target/GPU/Inputs/<name>.mlir).
+  tgrt_program *loadOurPtx(const char *name, uint32_t buffers, const std::vector<uint8_t> &scalars,
+                           uint32_t local) {
+    std::vector<uint8_t> ptx = kernelObject(std::string(name) + "_sm80", ".ptx");
+    ptx.push_back(0);
+    return create(TGRT_FORMAT_PTX, ptx.data(), ptx.size(), name, buffers, scalars, local);
   }
   std::string arch;
 };
@@ -202,6 +218,33 @@ TEST_F(CudaDevice, OverlappingCopyIsAMemmove) {
   std::vector<int32_t> got = download<int32_t>(b, 64);
   for (int i = 0; i < 32; ++i)
     ASSERT_EQ(got[4 + i], i);
+}
+
+TEST_F(CudaDevice, OurPtxRuns) {
+  // test/Target/GPU/Inputs/add.mlir through tg-gpu-to-nvvm and --emit-ptx.
+  tgrt_program *add = loadOurPtx("add", 3, {4}, 64);
+  ASSERT_NE(add, nullptr);
+  std::vector<float> a(1024), b(1024);
+  std::iota(a.begin(), a.end(), 0.0f);
+  std::iota(b.begin(), b.end(), 100.0f);
+  tgrt_buffer *A = upload(a), *B = upload(b), *C = alloc(1024 * 4);
+  tgrt_arg args[] = {tgrt_arg_buffer(A), tgrt_arg_buffer(B), tgrt_arg_buffer(C), tgrt_arg_int(1000)};
+  tgrt_dispatch d = gpuDispatch(16, 64);
+  TGRT_ASSERT_OK(tgrt_program_dispatch(add, args, 4, &d));
+  std::vector<float> c = download<float>(C, 1024);
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(c[i], i < 1000 ? a[i] + b[i] : 0.0f) << i;
+  // reduce.mlir: 64 sums of 64 through shared memory and a barrier.
+  tgrt_program *reduce = loadOurPtx("reduce", 2, {}, 64);
+  ASSERT_NE(reduce, nullptr);
+  std::vector<float> in(4096);
+  for (int i = 0; i < 4096; ++i)
+    in[i] = float(i % 64);
+  tgrt_buffer *In = upload(in), *Out = alloc(64 * 4);
+  tgrt_arg rargs[] = {tgrt_arg_buffer(In), tgrt_arg_buffer(Out)};
+  d = gpuDispatch(64, 64);
+  TGRT_ASSERT_OK(tgrt_program_dispatch(reduce, rargs, 2, &d));
+  EXPECT_EQ(download<float>(Out, 64), std::vector<float>(64, 2016.0f)); // 0+1+...+63
 }
 
 TEST_F(CudaDevice, LaunchErrors) {

@@ -1,7 +1,7 @@
 // --emit-cubin: PTX assembled in-process by nvJitLink, or by ptxas; the
 // cubin's ELF header names the chip. Every test kernel, for sm_80 and sm_90.
 // REQUIRES: cuda-toolkit, ptxas
-// RUN: for k in add reduce math vec alloc; do for sm in sm_80 sm_90; do \
+// RUN: for k in add reduce math vec alloc matmul; do for sm in sm_80 sm_90; do \
 // RUN:   tinygrad-opt %S/../GPU/Inputs/$k.mlir --tg-gpu-to-nvvm=chip=$sm -o %t.$k.$sm.mlir && \
 // RUN:   tinygrad-translate --emit-ptx %t.$k.$sm.mlir -o %t.$k.$sm.ptx && \
 // RUN:   %cuda_root/bin/ptxas -arch=$sm %t.$k.$sm.ptx -o %t.$k.$sm.ptxas.cubin && \

@@ -3,7 +3,7 @@
 // notes list the kernel, its arguments and its wave size, and it is code
 // object v5 (ELF ABI version 3).
 // REQUIRES: rocm-device-libs
-// RUN: for k in add reduce math vec alloc; do for chip in gfx90a:64:true gfx942:64:true gfx1100:32:false; do \
+// RUN: for k in add reduce math vec alloc matmul; do for chip in gfx90a:64:true gfx942:64:true gfx1100:32:false; do \
 // RUN:   c=${chip%%%%:*}; w=${chip#*:}; w=${w%%%%:*}; w64=${chip##*:}; \
 // RUN:   tinygrad-opt %S/../GPU/Inputs/$k.mlir --tg-gpu-to-rocdl="chip=$c wave64=$w64" -o %t.$k.$c.mlir && \
 // RUN:   tinygrad-translate --emit-hsaco %t.$k.$c.mlir -o %t.$k.$c.hsaco && \
