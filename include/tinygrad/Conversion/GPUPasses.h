@@ -33,6 +33,7 @@ struct GPUToNVVMOptions {
   std::string features;       ///< LLVM features ("+ptx80"); "": the chip's minimum PTX
   unsigned indexBitwidth = 32;
   unsigned optLevel = 3;
+  GPUCheckLimitsOptions limits; ///< tinygrad's CUDARenderer: 1024 threads, 48 KB
   /// cuda:sm_N's options (chip, index width).
   static GPUToNVVMOptions forTarget(const TargetDescription &target);
 };
@@ -44,6 +45,7 @@ struct GPUToROCDLOptions {
   bool wave64 = true;          ///< CDNA: 64; RDNA (gfx10+): 32
   unsigned indexBitwidth = 32;
   unsigned optLevel = 3;
+  GPUCheckLimitsOptions limits; ///< set by forTarget (1024 threads, 64 KB of LDS)
   /// amd:gfxN's options (chip, wave size, index width).
   static GPUToROCDLOptions forTarget(const TargetDescription &target);
 };
@@ -53,7 +55,10 @@ void buildGPUToNVVMPipeline(OpPassManager &pm, const GPUToNVVMOptions &options);
 /// gpu.module in upstream dialects -> ROCDL + llvm, with a #rocdl.target.
 void buildGPUToROCDLPipeline(OpPassManager &pm, const GPUToROCDLOptions &options);
 
-/// Registers `tg-gpu-workgroup-attributions` and the named pipelines
+/// The limits of `target` as tg-gpu-check-limits options.
+GPUCheckLimitsOptions limitsOf(const TargetDescription &target);
+
+/// Registers `tg-gpu-workgroup-attributions`, `tg-gpu-check-limits` and the named pipelines
 /// `tg-gpu-to-nvvm` and `tg-gpu-to-rocdl`.
 void registerGPUConversionPasses();
 /// The dialects and interfaces the pipelines and their serialization need

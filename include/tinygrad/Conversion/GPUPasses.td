@@ -23,4 +23,25 @@ def GPUWorkgroupAttributions
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def GPUCheckLimits : Pass<"tg-gpu-check-limits", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Kernels within the target's threads and workgroup memory";
+  let description = [{
+    A kernel whose `known_block_size` asks for more threads than the target
+    runs in a workgroup (per dimension or in all), or whose workgroup
+    attributions need more memory than a workgroup has, is an error naming
+    the target and the limit here, before any binary exists: otherwise
+    ptxas would refuse it much later, or the driver at launch, or (on some
+    stacks) it would run wrong. The limits come from the target description
+    (`GPUToNVVMOptions`/`GPUToROCDLOptions::forTarget`).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"gpu\"", "the target's name, for messages">,
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"1024", "threads per workgroup">,
+    Option<"maxX", "max-x", "int64_t", /*default=*/"1024", "threads per workgroup in x">,
+    Option<"maxY", "max-y", "int64_t", /*default=*/"1024", "threads per workgroup in y">,
+    Option<"maxZ", "max-z", "int64_t", /*default=*/"64", "threads per workgroup in z">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"49152", "workgroup memory bytes">
+  ];
+}
+
 #endif

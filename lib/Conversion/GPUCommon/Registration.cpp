@@ -1,5 +1,6 @@
 //===- Registration.cpp - the NVVM/ROCDL pipelines and what they need -----===//
 #include "tinygrad/Conversion/GPUPasses.h"
+#include "tinygrad/Target/TargetDescription.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -60,6 +61,9 @@ void mlir::tinygrad::registerGPUConversionPasses() {
       "tg-gpu-to-nvvm", "A kernel's gpu.module in upstream dialects to NVVM + llvm (#nvvm.target)",
       [](OpPassManager &pm, const NVVMPipelineOptions &o) {
         GPUToNVVMOptions options;
+        std::string error;
+        if (auto target = TargetDescription::cuda(o.chip.getValue(), &error))
+          options.limits = limitsOf(*target);
         options.chip = o.chip;
         options.features = o.features;
         options.indexBitwidth = o.indexBitwidth;
@@ -69,6 +73,9 @@ void mlir::tinygrad::registerGPUConversionPasses() {
       "tg-gpu-to-rocdl", "A kernel's gpu.module in upstream dialects to ROCDL + llvm (#rocdl.target)",
       [](OpPassManager &pm, const ROCDLPipelineOptions &o) {
         GPUToROCDLOptions options;
+        std::string error;
+        if (auto target = TargetDescription::amd(o.chip.getValue(), &error))
+          options.limits = limitsOf(*target);
         options.chip = o.chip;
         options.abi = o.abi;
         options.wave64 = o.wave64;

@@ -18,14 +18,16 @@
 namespace mlir::tinygrad {
 
 /// `attach` (the #nvvm/#rocdl.target), then on each gpu.module: workgroup
-/// allocations to attributions, gpu.block_dim folded to known_block_size by
+/// allocations to attributions, the kernels checked against `limits`,
+/// gpu.block_dim folded to known_block_size by
 /// integer range optimization, scf to cf, `convert`, cleanup; then the casts
 /// between the type systems reconciled.
 inline void buildVendorPipeline(OpPassManager &pm, std::unique_ptr<Pass> attach,
-                                std::unique_ptr<Pass> convert) {
+                                std::unique_ptr<Pass> convert, const GPUCheckLimitsOptions &limits) {
   pm.addPass(std::move(attach));
   OpPassManager &gm = pm.nest<gpu::GPUModuleOp>();
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUWorkgroupAttributions());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPUCheckLimits(limits));
   gm.addPass(arith::createIntRangeOptimizationsPass());
   gm.addPass(createSCFToControlFlowPass());
   gm.addPass(std::move(convert));

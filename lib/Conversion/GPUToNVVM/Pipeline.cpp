@@ -23,6 +23,7 @@ GPUToNVVMOptions GPUToNVVMOptions::forTarget(const TargetDescription &target) {
   GPUToNVVMOptions o;
   o.chip = target.arch;
   o.indexBitwidth = target.indexBits;
+  o.limits = limitsOf(target);
   return o;
 }
 
@@ -37,5 +38,5 @@ void mlir::tinygrad::buildGPUToNVVMPipeline(OpPassManager &pm, const GPUToNVVMOp
   // redux.sync (warp reductions) exists from sm_80.
   unsigned sm = 0;
   convert.hasRedux = !StringRef(options.chip).drop_front(3).consumeInteger(10, sm) && sm >= 80;
-  buildVendorPipeline(pm, createGpuNVVMAttachTarget(attach), createConvertGpuOpsToNVVMOps(convert));
+  buildVendorPipeline(pm, createGpuNVVMAttachTarget(attach), createConvertGpuOpsToNVVMOps(convert), options.limits);
 }

@@ -25,6 +25,7 @@ GPUToROCDLOptions GPUToROCDLOptions::forTarget(const TargetDescription &target) 
   o.chip = target.arch;
   o.wave64 = target.subgroupSize == 64;
   o.indexBitwidth = target.indexBits;
+  o.limits = limitsOf(target);
   return o;
 }
 
@@ -38,5 +39,5 @@ void mlir::tinygrad::buildGPUToROCDLPipeline(OpPassManager &pm, const GPUToROCDL
   convert.chipset = options.chip;
   convert.indexBitwidth = options.indexBitwidth;
   convert.useBarePtrCallConv = true;
-  buildVendorPipeline(pm, createGpuROCDLAttachTarget(attach), createConvertGpuOpsToROCDLOps(convert));
+  buildVendorPipeline(pm, createGpuROCDLAttachTarget(attach), createConvertGpuOpsToROCDLOps(convert), options.limits);
 }
