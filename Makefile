@@ -43,5 +43,6 @@ clean:
 docs: build
 	ninja -C $(BUILD) mlir-doc
 	cp $(BUILD)/docs/Dialects/*.md docs/Dialects/
-	cat $(BUILD)/docs/TinygradPasses.md $(BUILD)/docs/TinygradConversionPasses.md > docs/Passes.md
+	cat $(BUILD)/docs/TinygradPasses.md $(BUILD)/docs/TinygradConversionPasses.md \
+	  $(BUILD)/docs/TinygradGPUConversionPasses.md > docs/Passes.md
 	python3 scripts/gen-op-index.py > docs/OpIndex.md

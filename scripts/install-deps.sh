@@ -11,12 +11,27 @@ PKGS=(
   # run time), Mesa's lavapipe as the device tests and CI run on, spirv-val,
   # and the Khronos validation layer the driver's tests also run under.
   libvulkan-dev mesa-vulkan-drivers spirv-tools vulkan-validationlayers
+  # The AMD target: lld linked in-process for HSACO (liblld-22-dev; the
+  # ld.lld-22 executable of lld-22 is the fallback), ROCm's device libraries
+  # (ocml/ockl bitcode for math) and comgr (the optional gfx90a linker).
+  liblld-22-dev rocm-device-libs libamd-comgr-dev
 )
 # Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own tests through the
 # backend needs (torch is test_ops.py's oracle; pytest runs the files and
 # python/tests/test_tinygrad_real.py's plugin test). The stand-in tests need none of them.
 if [ "${TINYGRAD_TEST_DEPS:-0}" = 1 ]; then
   PKGS+=(python3-torch python3-pytest python3-hypothesis)
+fi
+# The NVIDIA target needs the CUDA toolkit for libdevice (math), nvJitLink or
+# ptxas (cubins) and NVRTC; Debian main has none of them, so it is not
+# installed here. It is found at CUDA_PATH, CUDA_HOME or /usr/local/cuda;
+# without it PTX still builds, and the tests that need it are reported
+# unsupported (lit) or skipped with that reason (gtest), never passed.
+cuda=${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}
+if [ -f "$cuda/nvvm/libdevice/libdevice.10.bc" ]; then
+  echo "install-deps: CUDA toolkit found at $cuda"
+else
+  echo "install-deps: no CUDA toolkit at $cuda (NVIDIA math, cubins and NVRTC tests will not run)"
 fi
 missing=()
 for p in "${PKGS[@]}"; do

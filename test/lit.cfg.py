@@ -44,10 +44,40 @@ if os.path.isdir(os.path.join(tinygrad_ref, "tinygrad")):
     config.available_features.add("tinygrad")
 config.substitutions.append(("%tinygrad_ref", tinygrad_ref))
 
+# GPU toolchains and devices (docs/Design.md, "NVIDIA and AMD targets"). The
+# CUDA toolkit is found as the compiler finds it (CUDA_PATH, CUDA_HOME, else
+# /usr/local/cuda); tests that need it say `REQUIRES: cuda-toolkit` and are
+# reported unsupported where it is absent, never passed.
+cuda_root = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+config.substitutions.append(("%cuda_root", cuda_root))
+if os.path.exists(os.path.join(cuda_root, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("cuda-toolkit")
+if os.path.exists(os.path.join(cuda_root, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+if os.path.exists(os.path.join(cuda_root, "lib64", "stubs", "libcuda.so")):
+    config.available_features.add("cuda-stub")
+# Debian's rocm-device-libs (ocml/ockl bitcode) and libamd-comgr2.
+rocm_device_libs = os.environ.get("TG_ROCM_DEVICE_LIBS") or "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+if os.path.exists(os.path.join(rocm_device_libs, "ocml.bc")):
+    config.available_features.add("rocm-device-libs")
+if any(os.path.exists(os.path.join(d, "libamd_comgr.so.2")) for d in ("/usr/lib/x86_64-linux-gnu", "/opt/rocm/lib")):
+    config.available_features.add("comgr")
+# GPUs: a device the runtime opens (tests that run kernels on one say
+# `REQUIRES: cuda-device` / `amd-device`; elsewhere they are unsupported).
+import subprocess
+for name, feature in (("CUDA:0", "cuda-device"), ("AMD:0", "amd-device")):
+    try:
+        probe = subprocess.run([os.path.join(config.tinygrad_tools_dir, "tgrt-devices"), name],
+                               capture_output=True, timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add(feature)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # `not` at the start of a RUN line is looked up on PATH (the default
 # substitution only rewrites it after a pipe).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 tool_dirs = [config.tinygrad_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tinygrad-opt", "tinygrad-translate", "tinygrad-sym-check", "tinygrad-schedule", "tinygrad-run", "tinygrad-compile", "tinygrad-lsp-server"], tool_dirs)
+llvm_config.add_tool_substitutions(["tinygrad-opt", "tinygrad-translate", "tinygrad-sym-check", "tinygrad-schedule", "tinygrad-run", "tinygrad-compile", "tinygrad-lsp-server", "tgrt-devices"], tool_dirs)

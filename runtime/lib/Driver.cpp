@@ -15,7 +15,7 @@ Status DeviceDriver::copyOut(const Memory &, size_t, void *, size_t) {
   return fail(TGRT_INTERNAL, "the driver has no host copies but its memory is not host-visible");
 }
 
-const char *tgrt::driverNames() { return "CPU, VULKAN"; }
+const char *tgrt::driverNames() { return "CPU, VULKAN, CUDA, AMD"; }
 
 Status tgrt::openDriver(const char *function, const std::string &name,
                         const tgrt_device_options &options, std::unique_ptr<DeviceDriver> &out) {
@@ -37,6 +37,10 @@ Status tgrt::openDriver(const char *function, const std::string &name,
     return openCPUDriver(options, index, out);
   if (driver == "VULKAN")
     return openVulkanDriver(options, index, out);
+  if (driver == "CUDA")
+    return openCudaDriver(options, index, out);
+  if (driver == "AMD")
+    return openAmdDriver(options, index, out);
   return failf(TGRT_NOT_FOUND, "%s: no device '%s' (this runtime has: %s)", function, name.c_str(),
                driverNames());
 }

@@ -99,12 +99,12 @@ public:
   virtual void shutdown() noexcept {}
 };
 
-/// Opens the device `name` ("CPU", "VULKAN", "VULKAN:1"): the driver is the
+/// Opens the device `name` ("CPU", "VULKAN:1", "CUDA:0", "AMD:0"): the driver is the
 /// part before ':', the index the part after it (default 0).
 Status openDriver(const char *function, const std::string &name, const tgrt_device_options &options,
                   std::unique_ptr<DeviceDriver> &out);
 
-/// The drivers this runtime has, for messages ("CPU, VULKAN").
+/// The drivers this runtime has, for messages ("CPU, VULKAN, CUDA, AMD").
 const char *driverNames();
 
 /// Driver entry points (one per driver, in drivers/<name>/).
@@ -112,6 +112,10 @@ Status openCPUDriver(const tgrt_device_options &options, unsigned index,
                      std::unique_ptr<DeviceDriver> &out);
 Status openVulkanDriver(const tgrt_device_options &options, unsigned index,
                         std::unique_ptr<DeviceDriver> &out);
+Status openCudaDriver(const tgrt_device_options &options, unsigned index,
+                      std::unique_ptr<DeviceDriver> &out);
+Status openAmdDriver(const tgrt_device_options &options, unsigned index,
+                     std::unique_ptr<DeviceDriver> &out);
 
 } // namespace tgrt
 

@@ -19,6 +19,9 @@ const char *formatName(uint32_t format) {
   switch (format) {
   case TGRT_FORMAT_ELF: return "ELF";
   case TGRT_FORMAT_SPIRV: return "SPIR-V";
+  case TGRT_FORMAT_CUBIN: return "cubin";
+  case TGRT_FORMAT_PTX: return "PTX";
+  case TGRT_FORMAT_HSACO: return "HSACO";
   default: return "unknown";
   }
 }
@@ -29,8 +32,13 @@ Status createProgram(const char *function, tgrt_device *device, const tgrt_progr
   TGRT_RETURN_IF_ERROR(checkOut(out, function, "out_program"));
   if (!desc.binary)
     return failf(TGRT_INVALID_ARGUMENT, "%s: %s is NULL", function, binaryName);
-  if (desc.format != TGRT_FORMAT_ELF && desc.format != TGRT_FORMAT_SPIRV)
+  if (desc.format < TGRT_FORMAT_ELF || desc.format > TGRT_FORMAT_HSACO)
     return failf(TGRT_INVALID_ARGUMENT, "%s: unknown program format %u", function, desc.format);
+  bool kernelParams = desc.format == TGRT_FORMAT_CUBIN || desc.format == TGRT_FORMAT_PTX ||
+                      desc.format == TGRT_FORMAT_HSACO;
+  if (kernelParams && desc.offsets_word)
+    return failf(TGRT_INVALID_ARGUMENT, "%s: a %s program takes views as addresses, not offset words",
+                 function, formatName(desc.format));
   if (desc.num_buffers > TGRT_MAX_ARGS || desc.num_scalars > TGRT_MAX_ARGS ||
       desc.num_buffers + desc.num_scalars > TGRT_MAX_ARGS)
     return failf(TGRT_INVALID_ARGUMENT, "%s: %u buffers and %u scalars, at most %d arguments",
@@ -56,6 +64,18 @@ Status createProgram(const char *function, tgrt_device *device, const tgrt_progr
 }
 
 } // namespace
+
+Status tgrt::checkArgumentKinds(const char *function, const tgrt_program &program, const Launch &launch) {
+  uint32_t nbuf = program.numBuffers, nscalar = static_cast<uint32_t>(program.scalarBytes.size());
+  if (launch.numArgs != nbuf + nscalar)
+    return failf(TGRT_INVALID_ARGUMENT, "%s: the program takes %u buffers and %u scalars, not %u arguments",
+                 function, nbuf, nscalar, launch.numArgs);
+  for (uint32_t i = 0; i < launch.numArgs; ++i)
+    if ((launch.args[i].kind == TGRT_ARG_BUFFER) != (i < nbuf))
+      return failf(TGRT_INVALID_ARGUMENT, "%s: argument %u must be %s", function, i,
+                   i < nbuf ? "a buffer" : "an integer");
+  return TGRT_OK;
+}
 
 tgrt_dispatch tgrt::cpuDispatch(int32_t coreIdArg, uint32_t nthreads) {
   tgrt_dispatch d{};

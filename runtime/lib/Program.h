@@ -30,6 +30,9 @@ namespace tgrt {
 Status prepareLaunch(const char *function, const tgrt_program *program, const tgrt_arg *args,
                      uint32_t numArgs, const tgrt_dispatch &dispatch, Launch &launch,
                      std::vector<Ref<tgrt_buffer>> *keep);
+/// The argument interface tgrt_program_desc declared for a GPU program:
+/// num_buffers buffers first, then the scalars, no more and no fewer.
+Status checkArgumentKinds(const char *function, const tgrt_program &program, const Launch &launch);
 /// tinygrad's CPU convention (core id argument, thread count) as a dispatch.
 tgrt_dispatch cpuDispatch(int32_t coreIdArg, uint32_t nthreads);
 

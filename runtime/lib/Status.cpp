@@ -47,6 +47,7 @@ const char *tgrt_status_string(tgrt_status status) {
   case TGRT_ABORTED: return "TGRT_ABORTED";
   case TGRT_FAILED_PRECONDITION: return "TGRT_FAILED_PRECONDITION";
   case TGRT_INTERNAL: return "TGRT_INTERNAL";
+  case TGRT_UNAVAILABLE: return "TGRT_UNAVAILABLE";
   }
   return "TGRT_UNKNOWN";
 }

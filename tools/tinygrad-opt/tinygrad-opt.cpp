@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "tinygrad/Conversion/GPUPasses.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/InitAllPasses.h"
 
@@ -25,5 +26,8 @@ int main(int argc, char **argv) {
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
   mlir::tinygrad::registerAllPasses();
+  // The NVVM/ROCDL conversions (tg-gpu-to-nvvm, tg-gpu-to-rocdl).
+  mlir::tinygrad::registerGPUConversionPasses();
+  mlir::tinygrad::registerGPUConversionDependencies(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tinygrad optimizer driver\n", registry));
 }

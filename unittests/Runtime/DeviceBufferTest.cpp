@@ -25,6 +25,10 @@ TEST(RuntimeBasics, VersionAndStatusNames) {
   EXPECT_EQ(tgrt_api_version(), (uint32_t)TGRT_API_VERSION);
   EXPECT_STREQ(tgrt_status_string(TGRT_OK), "TGRT_OK");
   EXPECT_STREQ(tgrt_status_string(TGRT_TIMEOUT), "TGRT_TIMEOUT");
+  EXPECT_STREQ(tgrt_status_string(TGRT_UNAVAILABLE), "TGRT_UNAVAILABLE");
+  // Every status the header defines has its own name.
+  for (int s = TGRT_OK; s <= TGRT_UNAVAILABLE; ++s)
+    EXPECT_STRNE(tgrt_status_string(static_cast<tgrt_status>(s)), "TGRT_UNKNOWN") << s;
   EXPECT_NE(tgrt_last_error(), nullptr);
 }
 
@@ -53,6 +57,21 @@ TEST(RuntimeBasics, OpenErrors) {
   opts.num_threads = 1u << 20;
   TGRT_EXPECT_ERROR(tgrt_device_open("CPU", &opts, &dev), TGRT_INVALID_ARGUMENT, "num_threads");
   EXPECT_EQ(dev, nullptr); // out-parameters are written only on success
+}
+
+TEST(RuntimeBasics, GpuDriversOpenADeviceOrSayWhyNot) {
+  // Whatever this machine has: a device, or TGRT_UNAVAILABLE with a reason
+  // (never another status, never a crash).
+  for (const char *name : {"CUDA:0", "AMD:0"}) {
+    tgrt_device *dev = nullptr;
+    tgrt_status s = tgrt_device_open(name, nullptr, &dev);
+    if (s == TGRT_OK) {
+      TGRT_EXPECT_OK(tgrt_device_close(dev));
+      continue;
+    }
+    EXPECT_EQ(s, TGRT_UNAVAILABLE) << name << ": " << tgrt_last_error();
+    EXPECT_STRNE(tgrt_last_error(), "") << name;
+  }
 }
 
 TEST(RuntimeBasics, LastErrorIsPerThread) {

@@ -47,6 +47,16 @@ inline std::vector<uint8_t> kernelObject(const std::string &name, const std::str
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
 
+/// A GPU launch of `groups` x 1 x 1 workgroups of `local` x 1 x 1 threads.
+inline tgrt_dispatch gpuDispatch(uint32_t groups, uint32_t local) {
+  tgrt_dispatch d{};
+  d.api_version = TGRT_API_VERSION;
+  d.global_size[0] = groups, d.global_size[1] = d.global_size[2] = 1;
+  d.local_size[0] = local, d.local_size[1] = d.local_size[2] = 1;
+  d.core_id_arg_index = -1;
+  return d;
+}
+
 /// A fixture with an open device and automatic release of what a test makes.
 class RuntimeTest : public ::testing::Test {
 protected:

@@ -51,14 +51,7 @@ protected:
       programs.push_back(p);
     return p;
   }
-  static tgrt_dispatch dims(uint32_t groups, uint32_t local = 64) {
-    tgrt_dispatch d{};
-    d.api_version = TGRT_API_VERSION;
-    d.global_size[0] = groups, d.global_size[1] = d.global_size[2] = 1;
-    d.local_size[0] = local, d.local_size[1] = d.local_size[2] = 1;
-    d.core_id_arg_index = -1;
-    return d;
-  }
+  static tgrt_dispatch dims(uint32_t groups, uint32_t local = 64) { return gpuDispatch(groups, local); }
   tgrt_buffer *view(tgrt_buffer *parent, size_t offset, size_t size) {
     tgrt_buffer *v = nullptr;
     EXPECT_EQ(tgrt_buffer_view(parent, offset, size, &v), TGRT_OK) << tgrt_last_error();

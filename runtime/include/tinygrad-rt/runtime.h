@@ -6,7 +6,11 @@
  * ordered by timeline signals. Devices are opened by name through drivers:
  * "CPU" (kernels are in-memory ELF objects run on a thread pool) and
  * "VULKAN" / "VULKAN:<n>" (SPIR-V compute shaders on the n-th Vulkan
- * physical device, through the Vulkan loader found at run time). A driver
+ * physical device, through the Vulkan loader found at run time),
+ * "CUDA:<n>" (cubin or PTX kernels on the n-th NVIDIA GPU, through the CUDA
+ * driver library libcuda.so.1 found at run time) and "AMD:<n>" (HSACO code
+ * objects on the n-th AMD GPU agent of the HSA runtime, libhsa-runtime64.so.1,
+ * found at run time). A driver
  * whose library or hardware is missing is an error status naming it
  * (TGRT_UNAVAILABLE), never a crash.
  *
@@ -101,7 +105,8 @@ typedef struct tgrt_device_options {
 
 #define TGRT_DEVICE_OPTIONS_DEFAULT {TGRT_API_VERSION, 0}
 
-/* Opens a device by name: "CPU", "VULKAN" (= "VULKAN:0"), "VULKAN:<n>".
+/* Opens a device by name: "CPU", "VULKAN" (= "VULKAN:0"), "VULKAN:<n>",
+ * "CUDA[:<n>]", "AMD[:<n>]".
  * options may be NULL (defaults); num_threads only applies to the CPU.
  * TGRT_NOT_FOUND for an unknown driver name, TGRT_UNAVAILABLE when the
  * driver's library or a device with that index is absent. */
@@ -125,7 +130,7 @@ enum {
 };
 typedef struct tgrt_device_info {
   uint32_t api_version;            /* TGRT_API_VERSION, set by the caller      */
-  char driver[16];                 /* "CPU", "VULKAN"                          */
+  char driver[16];                 /* "CPU", "VULKAN", "CUDA", "AMD"           */
   char description[128];           /* e.g. the Vulkan device name              */
   uint32_t features;               /* TGRT_FEATURE_* bits                      */
   uint32_t max_workgroup_size[3];  /* GPU launch limits (1 on the CPU)         */
@@ -134,6 +139,7 @@ typedef struct tgrt_device_info {
   uint32_t shared_memory_bytes;    /* workgroup memory per workgroup           */
   uint32_t subgroup_size;          /* 1 on the CPU                             */
   uint32_t buffer_offset_alignment;/* a view's offset that binds directly      */
+  char arch[16];                   /* "sm_90", "gfx942"; "" for CPU and VULKAN */
 } tgrt_device_info;
 /* Fills *out_info (whose api_version the caller sets). */
 TGRT_API tgrt_status tgrt_device_query(const tgrt_device *device, tgrt_device_info *out_info);
@@ -183,14 +189,17 @@ TGRT_API tgrt_status tgrt_program_free(tgrt_program *program);
  * its interface. */
 typedef enum tgrt_program_format {
   TGRT_FORMAT_ELF = 1,   /* CPU: x86-64 ELF relocatable object (as above)      */
-  TGRT_FORMAT_SPIRV = 2  /* VULKAN: a SPIR-V module with a GLCompute entry     */
+  TGRT_FORMAT_SPIRV = 2, /* VULKAN: a SPIR-V module with a GLCompute entry     */
+  TGRT_FORMAT_CUBIN = 3, /* CUDA: an ELF cubin for the device's sm_XX          */
+  TGRT_FORMAT_PTX = 4,   /* CUDA: PTX text, compiled by the driver at load     */
+  TGRT_FORMAT_HSACO = 5  /* AMD: an ELF code object (HSACO) for the gfx chip   */
 } tgrt_program_format;
 typedef struct tgrt_program_desc {
   uint32_t api_version;   /* TGRT_API_VERSION                                  */
   uint32_t format;        /* tgrt_program_format                               */
   const void *binary;
   size_t size;
-  const char *entry_name; /* NULL: the ELF's first function; required for SPIR-V */
+  const char *entry_name; /* NULL: the ELF's first function; required for GPUs */
   /* GPU interface: the kernel takes num_buffers buffers, then num_scalars
    * integers of scalar_bytes[i] (4 or 8) bytes each. SPIR-V (the Vulkan
    * driver's convention): buffer i is the storage buffer at (set 0,
@@ -199,12 +208,16 @@ typedef struct tgrt_program_desc {
    * order (8-byte ones as two words, low first), followed, when offsets_word
    * is nonzero, by one word per buffer: the byte offset of the view inside
    * the 16-byte (buffer_offset_alignment) aligned binding the driver made for
-   * it, so that views at any offset can be passed. */
+   * it, so that views at any offset can be passed. CUBIN, PTX and HSACO (the
+   * kernel-parameter convention of tinygrad's CUDA and AMD backends): the
+   * kernel's parameters are the buffers' device addresses (a view's offset
+   * added), then the scalars, each of its size; offsets_word must be 0. */
   uint32_t num_buffers;
   uint32_t num_scalars;
   const uint8_t *scalar_bytes;
   uint32_t offsets_word;  /* 1: the word pack ends with the buffers' offsets    */
-  uint32_t local_size[3]; /* the workgroup size the binary was compiled for     */
+  uint32_t local_size[3]; /* the workgroup size the binary was compiled for
+                           * (CUDA, AMD: all 0 = any size the kernel allows)   */
 } tgrt_program_desc;
 /* Creates a program on the device from desc (copied; the bytes are not
  * referenced after the call). TGRT_INVALID_OBJECT for a binary the driver
@@ -262,6 +275,23 @@ typedef struct tgrt_dispatch {
 /* Runs the program with args and waits until it is done. */
 TGRT_API tgrt_status tgrt_program_dispatch(tgrt_program *program, const tgrt_arg *args,
                                            uint32_t num_args, const tgrt_dispatch *dispatch);
+
+/* ---- CUDA C source (NVRTC) ---------------------------------------------- */
+
+/* Compiles CUDA C source to a cubin (format TGRT_FORMAT_CUBIN) or PTX
+ * (TGRT_FORMAT_PTX, NUL-terminated) for arch ("sm_90"), as tinygrad's
+ * CUDA backend does for the kernels users write as source. NVRTC is opened
+ * at run time (TGRT_NVRTC_LIBRARY, else libnvrtc.so.13 / .12 on the
+ * loader's path, else $CUDA_PATH, $CUDA_HOME or /usr/local/cuda lib64);
+ * no GPU is needed. options (num_options strings, may be NULL when 0) are
+ * passed to nvrtcCompileProgram after --gpu-architecture. On success
+ * *out_binary (freed with tgrt_nvrtc_free) holds *out_size bytes.
+ * TGRT_UNAVAILABLE without NVRTC; TGRT_INVALID_ARGUMENT with NVRTC's log
+ * for source that does not compile or an arch it does not know. */
+TGRT_API tgrt_status tgrt_nvrtc_compile(const char *source, const char *arch, uint32_t format,
+                                        const char *const *options, uint32_t num_options,
+                                        void **out_binary, size_t *out_size);
+TGRT_API tgrt_status tgrt_nvrtc_free(void *binary);
 
 /* ---- timeline signals --------------------------------------------------- */
 

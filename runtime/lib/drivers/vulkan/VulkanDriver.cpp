@@ -403,16 +403,9 @@ Status VulkanDriver::loadProgram(const tgrt_program_desc &desc, std::unique_ptr<
 }
 
 Status VulkanDriver::checkLaunch(const char *function, const tgrt_program &program, const Launch &launch) {
-  uint32_t nbuf = program.numBuffers, nscalar = static_cast<uint32_t>(program.scalarBytes.size());
-  if (launch.numArgs != nbuf + nscalar)
-    return failf(TGRT_INVALID_ARGUMENT, "%s: the program takes %u buffers and %u scalars, not %u arguments",
-                 function, nbuf, nscalar, launch.numArgs);
-  for (uint32_t i = 0; i < launch.numArgs; ++i) {
-    bool wantBuffer = i < nbuf;
-    if ((launch.args[i].kind == TGRT_ARG_BUFFER) != wantBuffer)
-      return failf(TGRT_INVALID_ARGUMENT, "%s: argument %u must be %s", function, i,
-                   wantBuffer ? "a buffer" : "an integer");
-    if (wantBuffer && !program.offsetsWord &&
+  TGRT_RETURN_IF_ERROR(checkArgumentKinds(function, program, launch));
+  for (uint32_t i = 0; i < program.numBuffers; ++i) {
+    if (!program.offsetsWord &&
         launch.args[i].buffer->offset % props_.limits.minStorageBufferOffsetAlignment)
       return failf(TGRT_INVALID_ARGUMENT, "%s: argument %u is a view at offset %zu, not a multiple of "
                                           "%llu, and the program takes no view offsets", function, i,

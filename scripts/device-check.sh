@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Compile here, run on a lent GPU (issue 24: NVIDIA and AMD targets).
+#
+#   scripts/device-check.sh local [OUT] [--arch sm_90] [--cases DIR --compiler CMD]
+#       This machine (MLIR, no GPU): compiles every case to a cubin (and PTX)
+#       for --arch with our NVVM route, writes its inputs and expected outputs,
+#       and copies the MLIR-free runtime (libTinygradRuntime.so, tgrt-devices)
+#       next to them, into OUT (default build/device-check; kept well under the
+#       device tool's 64 MiB). The cases are the hand-written kernels of
+#       test/Target/GPU/Inputs; --cases/--compiler add one per kernel case of
+#       DIR (the shared corpus format) compiled by CMD (see
+#       scripts/device-check/make_cases.py: the plug-in for the kernel-AST
+#       emitter).
+#   scripts/device-check.sh device [OUT]
+#       The GPU machine (CUDA driver, Python with numpy, optionally torch; no
+#       MLIR): runs every case of OUT through our CUDA driver, compares with
+#       the expected outputs, times each kernel and, for cases marked as
+#       benchmarks, torch on the same shapes. Writes OUT/results.json.
+#       Exit 0: every case matched; 1: a mismatch or error; 3: NOT RUN, no
+#       CUDA device (the driver says why).
+#
+# With the device tool: run `scripts/device-check.sh local` here, then
+#   run(command="scripts/device-check.sh device build/device-check",
+#       carry=["build/device-check"])
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PY=${PYTHON:-/usr/bin/python3}
+mode=${1:-}
+shift || true
+case "$mode" in
+  local)
+    out=build/device-check
+    if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then out=$1; shift; fi
+    exec "$PY" "$ROOT/scripts/device-check/make_cases.py" --root "$ROOT" --build "${BUILD:-$ROOT/build}" --out "$out" "$@"
+    ;;
+  device)
+    out=${1:-build/device-check}
+    exec "$PY" "$out/run_cases.py" "$out"
+    ;;
+  *)
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac

@@ -1,0 +1,249 @@
+"""The device half of scripts/device-check.sh: run the cases on a GPU.
+
+Needs only Python 3 with numpy and the runtime library next to this file
+(runtime/libTinygradRuntime.so): no MLIR, no compiler. Every case
+(cases/*/case.json, written by make_cases.py) runs once through our CUDA
+driver (tgrt_device_open("CUDA:0"), tgrt_program_create with the cubin, or
+its PTX when the cubin's arch is not the device's), its outputs are compared
+with the expected ones, and it is timed (median of queued launches); cases
+marked `bench` are also timed in torch (cuBLAS) when torch is installed.
+Writes results.json next to this file. Exit 0: every case matched; 1: a
+mismatch or error; 3: NOT RUN, the runtime reports no CUDA device.
+`--self-test` checks these bindings on the CPU device instead (no GPU).
+"""
+import ctypes
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+API = 1
+OK, UNAVAILABLE = 0, 11
+FORMAT_CUBIN, FORMAT_PTX = 3, 4
+ARG_BUFFER, ARG_INT = 1, 2
+COMPUTE = 0
+
+
+class DeviceInfo(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("driver", ctypes.c_char * 16), ("description", ctypes.c_char * 128),
+                ("features", ctypes.c_uint32), ("max_workgroup_size", ctypes.c_uint32 * 3),
+                ("max_workgroup_invocations", ctypes.c_uint32), ("max_workgroup_count", ctypes.c_uint32 * 3),
+                ("shared_memory_bytes", ctypes.c_uint32), ("subgroup_size", ctypes.c_uint32),
+                ("buffer_offset_alignment", ctypes.c_uint32), ("arch", ctypes.c_char * 16)]
+
+
+class ProgramDesc(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("format", ctypes.c_uint32), ("binary", ctypes.c_void_p),
+                ("size", ctypes.c_size_t), ("entry_name", ctypes.c_char_p), ("num_buffers", ctypes.c_uint32),
+                ("num_scalars", ctypes.c_uint32), ("scalar_bytes", ctypes.POINTER(ctypes.c_uint8)),
+                ("offsets_word", ctypes.c_uint32), ("local_size", ctypes.c_uint32 * 3)]
+
+
+class Arg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_uint32), ("reserved", ctypes.c_uint32), ("buffer", ctypes.c_void_p),
+                ("value", ctypes.c_uint64)]
+
+
+class Dispatch(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("global_size", ctypes.c_uint32 * 3),
+                ("local_size", ctypes.c_uint32 * 3), ("core_id_arg_index", ctypes.c_int32)]
+
+
+class Runtime:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.tgrt_last_error.restype = ctypes.c_char_p
+        self.lib.tgrt_status_string.restype = ctypes.c_char_p
+
+    def __call__(self, name, *args):
+        status = getattr(self.lib, name)(*args)
+        if status != OK:
+            raise RuntimeFailure(status, f"{name}: {self.lib.tgrt_status_string(status).decode()}: "
+                                         f"{self.lib.tgrt_last_error().decode()}")
+
+
+class RuntimeFailure(Exception):
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def out_ptr():
+    return ctypes.c_void_p()
+
+
+def run_case(rt, dev, info, root, case):
+    d = os.path.join(root, "cases", case["name"])
+    arch = info.arch.decode()
+    use_ptx = case["arch"] != arch and case.get("ptx")
+    binary = open(os.path.join(d, case["ptx"] if use_ptx else case["binary"]), "rb").read() + (b"\0" if use_ptx else b"")
+    scalar_bytes = (ctypes.c_uint8 * max(1, len(case["scalars"])))(*[s["bytes"] for s in case["scalars"]])
+    desc = ProgramDesc(api_version=API, format=FORMAT_PTX if use_ptx else FORMAT_CUBIN,
+                       binary=ctypes.cast(ctypes.c_char_p(binary), ctypes.c_void_p), size=len(binary),
+                       entry_name=case["entry"].encode(), num_buffers=len(case["buffers"]),
+                       num_scalars=len(case["scalars"]), scalar_bytes=scalar_bytes)
+    desc.local_size[:] = case["local_size"]
+    prog, buffers, queue = out_ptr(), [], None
+    try:
+        rt("tgrt_program_create", dev, ctypes.byref(desc), ctypes.byref(prog))
+        for b in case["buffers"]:
+            dt = np.dtype(b["dtype"])
+            buf = out_ptr()
+            rt("tgrt_buffer_alloc", dev, ctypes.c_size_t(b["count"] * dt.itemsize), ctypes.byref(buf))
+            buffers.append(buf)
+            if b["input"]:
+                host = np.fromfile(os.path.join(d, b["input"]), dtype=dt)
+                rt("tgrt_buffer_copy_in", buf, ctypes.c_size_t(0), host.ctypes.data_as(ctypes.c_void_p),
+                   ctypes.c_size_t(host.nbytes))
+        args = (Arg * (len(buffers) + len(case["scalars"])))()
+        for i, buf in enumerate(buffers):
+            args[i] = Arg(kind=ARG_BUFFER, buffer=buf.value)
+        for j, s in enumerate(case["scalars"]):
+            args[len(buffers) + j] = Arg(kind=ARG_INT, value=s["value"] & (2**64 - 1))
+        dispatch = Dispatch(api_version=API, core_id_arg_index=-1)
+        dispatch.global_size[:] = case["global_size"]
+        dispatch.local_size[:] = case["local_size"]
+        rt("tgrt_program_dispatch", prog, args, len(args), ctypes.byref(dispatch))
+        worst, mismatches = 0.0, 0
+        for b, buf in zip(case["buffers"], buffers):
+            if not b["expected"]:
+                continue
+            dt = np.dtype(b["dtype"])
+            want = np.fromfile(os.path.join(d, b["expected"]), dtype=dt)
+            got = np.empty_like(want)
+            rt("tgrt_buffer_copy_out", buf, ctypes.c_size_t(0), got.ctypes.data_as(ctypes.c_void_p),
+               ctypes.c_size_t(got.nbytes))
+            ok = np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=b["rtol"], atol=b["atol"],
+                            equal_nan=True)
+            mismatches += int((~ok).sum())
+            diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+            worst = max(worst, float(np.nanmax(diff)) if diff.size else 0.0)
+        # Timing: launches recorded in one queue, the median of per-launch times.
+        queue = out_ptr()
+        rt("tgrt_queue_create", dev, COMPUTE, ctypes.byref(queue))
+        reps, times = 20, []
+        for _ in range(5):
+            rt("tgrt_queue_reset", queue)
+            for _ in range(reps):
+                rt("tgrt_queue_dispatch", queue, prog, args, len(args), ctypes.byref(dispatch))
+            start = time.perf_counter()
+            rt("tgrt_queue_submit", queue)
+            rt("tgrt_device_synchronize", dev, ctypes.c_uint64(60000))
+            times.append((time.perf_counter() - start) / reps * 1e6)
+        result = dict(name=case["name"], ok=mismatches == 0, mismatches=mismatches, max_abs_diff=worst,
+                      loaded="ptx" if use_ptx else "cubin", us_per_launch=statistics.median(times))
+        if case.get("bench"):
+            result["bench"] = bench_torch(case["bench"], result["us_per_launch"])
+        return result
+    finally:
+        if queue:
+            rt.lib.tgrt_queue_destroy(queue)
+        for buf in buffers:
+            rt.lib.tgrt_buffer_free(buf)
+        if prog:
+            rt.lib.tgrt_program_free(prog)
+
+
+def bench_torch(bench, ours_us):
+    flops = 2.0 * bench["m"] * bench["n"] * bench["k"]
+    out = dict(bench, ours_us=ours_us, ours_gflops=flops / ours_us / 1e3)
+    try:
+        import torch
+    except ImportError:
+        out["torch"] = "not installed"
+        return out
+    dt = getattr(torch, bench["dtype"])
+    a = torch.randn(bench["m"], bench["k"], device="cuda", dtype=dt)
+    b = torch.randn(bench["k"], bench["n"], device="cuda", dtype=dt)
+    for _ in range(3):
+        a @ b
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(5):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(20):
+            a @ b
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / 20)
+    torch_us = statistics.median(times)
+    out.update(torch_us=torch_us, torch_gflops=flops / torch_us / 1e3, fraction_of_torch=torch_us / ours_us)
+    return out
+
+
+def self_test(rt):
+    """The bindings above against the CPU device (struct layouts, buffers,
+    queues): what can be checked without a GPU, so that a lent device's
+    minutes are not spent on a Python typo."""
+    dev, buf, queue = out_ptr(), out_ptr(), out_ptr()
+    rt("tgrt_device_open", b"CPU", None, ctypes.byref(dev))
+    info = DeviceInfo(api_version=API)
+    rt("tgrt_device_query", dev, ctypes.byref(info))
+    assert info.driver == b"CPU" and info.arch == b"" and info.subgroup_size == 1, "tgrt_device_info layout"
+    host = np.arange(64, dtype=np.float32)
+    rt("tgrt_buffer_alloc", dev, ctypes.c_size_t(host.nbytes), ctypes.byref(buf))
+    rt("tgrt_buffer_copy_in", buf, ctypes.c_size_t(0), host.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(host.nbytes))
+    back = np.empty_like(host)
+    rt("tgrt_buffer_copy_out", buf, ctypes.c_size_t(0), back.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(back.nbytes))
+    assert (back == host).all(), "buffer copies"
+    rt("tgrt_queue_create", dev, COMPUTE, ctypes.byref(queue))
+    rt("tgrt_queue_submit", queue)
+    rt("tgrt_device_synchronize", dev, ctypes.c_uint64(60000))
+    try:
+        rt("tgrt_program_create", dev, ctypes.byref(ProgramDesc(api_version=API, format=FORMAT_CUBIN,
+                                                                 binary=ctypes.cast(ctypes.c_char_p(b"x" * 64), ctypes.c_void_p),
+                                                                 size=64, entry_name=b"k")), ctypes.byref(out_ptr()))
+        raise AssertionError("the CPU device accepted a cubin")
+    except RuntimeFailure as e:
+        assert "TGRT_UNSUPPORTED" in str(e) or "TGRT_INVALID" in str(e), str(e)
+    rt("tgrt_queue_destroy", queue)
+    rt("tgrt_buffer_free", buf)
+    rt("tgrt_device_close", dev)
+    print("device-check: self-test passed (bindings checked on the CPU device)")
+    return 0
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--self-test"]
+    root = os.path.abspath(args[0] if args else os.path.dirname(__file__))
+    rt = Runtime(os.path.join(root, "runtime", "libTinygradRuntime.so"))
+    if "--self-test" in sys.argv:
+        return self_test(rt)
+    manifest = json.load(open(os.path.join(root, "manifest.json")))
+    dev = out_ptr()
+    status = rt.lib.tgrt_device_open(b"CUDA:0", None, ctypes.byref(dev))
+    if status != OK:
+        print(f"device-check: NOT RUN: {rt.lib.tgrt_status_string(status).decode()}: "
+              f"{rt.lib.tgrt_last_error().decode()}")
+        return 3 if status == UNAVAILABLE else 1
+    info = DeviceInfo(api_version=API)
+    rt("tgrt_device_query", dev, ctypes.byref(info))
+    print(f"device-check: {info.description.decode()} ({info.arch.decode()}), {len(manifest['cases'])} cases")
+    results = []
+    for name in manifest["cases"]:
+        case = json.load(open(os.path.join(root, "cases", name, "case.json")))
+        try:
+            r = run_case(rt, dev, info, root, case)
+        except RuntimeFailure as e:
+            r = dict(name=name, ok=False, error=str(e))
+        results.append(r)
+        line = (f"  {'ok  ' if r['ok'] else 'FAIL'} {name}: " +
+                (r.get("error") or f"{r['mismatches']} mismatches (max |diff| {r['max_abs_diff']:.3g}), "
+                 f"{r['us_per_launch']:.1f} us/launch ({r['loaded']})"))
+        if "bench" in r and "torch_us" in r["bench"]:
+            line += f"; torch {r['bench']['torch_us']:.1f} us ({r['bench']['fraction_of_torch']:.2%} of torch)"
+        print(line, flush=True)
+    rt.lib.tgrt_device_close(dev)
+    passed = sum(r["ok"] for r in results)
+    json.dump(dict(device=info.description.decode(), arch=info.arch.decode(), passed=passed, total=len(results),
+                   results=results), open(os.path.join(root, "results.json"), "w"), indent=1)
+    print(f"device-check: {passed}/{len(results)} cases matched")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
