@@ -165,6 +165,29 @@ def int8_wrapped_shift_div():
     "truncates (random-kernels seed 32 #146)", (a.cast(dtypes.int8) // 16).cast(dtypes.int32)
 
 
+# every integer dtype, in the order float_to_int_rule.py lays them out
+INT_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+EDGE_FLOATS = [0.0, -0.0, 0.7, -0.7, 1.5, -1.5, 127.9, 128.0, -129.0, 255.9, 256.0, 300.0, -300.0, 65535.0, 70000.0,
+               -70000.0, 2.0**31 - 128, 2.0**31, -2.0**31, -2.0**31 - 1024, 3e9, 2.0**32, 5e9, -1e10, 2.0**63, -2.0**63,
+               1e19, 1.8e19, 2e19, -1e19, 1e30, math.inf, -math.inf, math.nan]
+
+
+def _float_to_ints(dt):
+  a = Tensor(EDGE_FLOATS, dtype=dt).realize()
+  return a, f"{dt.name} cast to every integer dtype (then int64, concatenated): out of range C is undefined, " \
+    "ours the rule of float_to_int_rule.py", Tensor.cat(*[a.cast(getattr(dtypes, n)).cast(dtypes.int64) for n in INT_DTYPES])
+
+
+def float32_to_ints(): return _float_to_ints(dtypes.float32)
+def float64_to_ints(): return _float_to_ints(dtypes.float64)
+
+
+def int32_sin():
+  a = Tensor(list(range(-19, 20)) + [2**31 - 1, -2**31, 40000, -123456789], dtype=dtypes.int32).realize()
+  return a, "sin of int32: xsin's Payne-Hanek arm (discarded below 30) converts floats to uint64; an " \
+    "out-of-range fptoui was poison in LLVM and we returned x itself", a.sin()
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -175,7 +198,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
             "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
             "int8_wrapped_shift_div": int8_wrapped_shift_div,
-            "uint32_var_division": uint32_var_division}
+            "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
+            "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints}
 
 
 def main():

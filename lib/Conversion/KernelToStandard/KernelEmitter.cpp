@@ -282,6 +282,9 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
     k = sym::graphRewrite(ctx, k, sym::commitWeak());
   if (k)
     k = sym::graphRewrite(ctx, k, sym::symbolic());
+  // "cast float alu operands": xsin on an int operand computed in ints.
+  if (k)
+    k = sym::graphRewrite(ctx, k, decomp::castFloatAluPatterns());
   // tinygrad's order: dtype decomps, then the late ones (transcendentals).
   if (k)
     k = decomp::dtypeDecompositions(ctx, k);
