@@ -187,6 +187,11 @@ class TestResults(unittest.TestCase):
     out = (x @ x).relu().sum(axis=1).numpy()
     self.assertTrue(close(out, np.maximum(np.array([[1.0, -2.0], [3.0, 4.0]]) @ np.array([[1.0, -2.0], [3.0, 4.0]]), 0).sum(1)))
 
+  def test_large_range_variable(self):
+    # a variable past int32 is a 64-bit kernel argument (tinygrad's `const long`): 2**35 arrived as 0
+    v = Variable("b", 0, 2**40).bind(2**35)
+    self.assertEqual((Tensor(np.arange(3, dtype=np.int64)) + v).numpy().tolist(), [2**35, 2**35 + 1, 2**35 + 2])
+
   def test_realized_tensor_is_reused(self):
     a = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
     b = (a * 2).realize()
