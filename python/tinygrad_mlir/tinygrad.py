@@ -75,6 +75,9 @@ class MLIRRenderer(ClangRenderer):
 
 stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0,
          "transport": None}
+# TINYGRAD_MLIR_CHECK: the latest compared launch, {"label": ..., "outputs": {slot: (ours, tinygrad's)}} (numpy
+# arrays), for callers that classify a mismatch themselves (scripts/random-kernels.py: tinygrad's C undefined)
+last_check = {}
 _original_do_to_program = None
 
 
@@ -177,11 +180,14 @@ class _CheckingProgram:
         from tinygrad.dtype import _to_np_dtype
         stats["checked"] += 1
         bad = []
+        last_check.clear()
+        last_check.update(label=self.label, outputs={})
         for s in sorted(set(self.prg.arg.outs) | set(self.ref.arg.outs)):
             dt = self.dts.get(s)
             npdt = _to_np_dtype(dt) if dt is not None and dt not in (dtypes.bfloat16, *dtypes.fp8s) else np.uint8
             ours = np.frombuffer(ctypes.string_at(by_slot[s].va_addr, by_slot[s].size), dtype=npdt)
             ref = np.frombuffer(copies[s].arr.tobytes(), dtype=npdt)
+            last_check["outputs"][s] = (ours.copy(), ref)
             if ours.dtype.kind == "f" and os.environ.get("TINYGRAD_MLIR_CHECK") == "exact":
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))

@@ -188,6 +188,24 @@ def int32_sin():
     "out-of-range fptoui was poison in LLVM and we returned x itself", a.sin()
 
 
+def max_nan_lanes():
+  # NaN in some lanes of each row: tinygrad's unrolled MAX meets the lanes first, `(l0<l1)?l1:l0` ..., then
+  # the accumulator, so a NaN lane 0 drops its whole group
+  # a NaN first in each row, the row's largest value right after it (in the NaN's group)
+  a = Tensor([[math.nan if j == 0 else 100.0 + i if j == 1 else ((i * 13 + j * 5) % 17) - 8.0 for j in range(64)]
+              for i in range(8)], dtype=dtypes.float32).realize()
+  return a, "max over rows holding NaNs: tinygrad's horizontal MAX of the unrolled lanes comes before the " \
+    "accumulator (random-kernels --edges seed 101 #16: -1 where tinygrad says 1)", a.max(1)
+
+
+def prod_pad_inf():
+  a = Tensor([[math.inf, 2.0, -math.inf, 0.5, math.nan, 1.0, 3.0, -1.0, 2.0] for _ in range(4)],
+             dtype=dtypes.float16).realize()
+  b = Tensor([[1.0] * 8 for _ in range(4)], dtype=dtypes.float16).realize()
+  return a, "prod over a padded axis holding inf/NaN: tinygrad's per-lane x*0 -> 0 makes the product 0 " \
+    "(random-kernels --edges seed 101 #21: NaN where tinygrad says 0)", (a.pad(((0, 0), (2, 3))) * 1).prod(1)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -199,7 +217,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
             "int8_wrapped_shift_div": int8_wrapped_shift_div,
             "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
-            "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints}
+            "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
+            "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf}
 
 
 def main():

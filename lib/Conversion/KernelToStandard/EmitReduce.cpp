@@ -120,12 +120,15 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return cur;
   };
   // Per folded lane c, the output lanes whose term tinygrad's per-lane
-  // symbolic folds to 0 and so drops from the sum (a padded border's
-  // `acc + 0`, see EmitZeroLanes.cpp); empty when the sum drops nothing.
-  // Known once the source is emitted.
+  // symbolic folds to the constant 0 (a padded border, see
+  // EmitZeroLanes.cpp): a sum drops it (`acc + 0`); a product is 0 (`x*0`
+  // folds to 0 whatever x, inf and NaN included, and so does every later
+  // `0*x` of the chain). Empty when no term is such a constant. Known once
+  // the source is emitted.
   SmallVector<LaneMask> dropped;
+  LaneMask zeroProduct;
   auto findDropped = [&]() {
-    if (kind != tg::ReduceKind::Add || !f)
+    if ((kind != tg::ReduceKind::Add && kind != tg::ReduceKind::Mul) || !f)
       return;
     SmallVector<UOpRef, 2> srcShape = laneShape(src);
     LaneMask z = mulFold ? LaneMask() : zeroLanes(src);
@@ -145,6 +148,16 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       LaneVals vals = laneVals(folded, c);
       dropped.push_back(maskTo(z, srcShape, outShape, &vals));
     }
+    if (kind == tg::ReduceKind::Mul) {
+      zeroProduct.assign(numLanes(outShape), false);
+      for (const LaneMask &m : dropped)
+        for (size_t o = 0; o < m.size(); ++o)
+          zeroProduct[o] = zeroProduct[o] || m[o];
+      dropped.clear();
+    }
+  };
+  auto foldZeroProduct = [&](Value cur) {
+    return zeroProduct.empty() ? cur : selectLanes(zeroProduct, zeroLike(cur), cur);
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
   if (loops.empty()) {
@@ -183,7 +196,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c)
         cur = combine(cur, terms[c]);
-      return cur;
+      return foldZeroProduct(cur);
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
     // tinygrad's folded constant +0.0; the others start from -0.0, which
@@ -281,7 +294,20 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         x = prepare(x);
         findDropped();
         Value cur = memref::LoadOp::create(b, loc, acc);
-        for (unsigned c = 0; c < nFold; ++c) {
+        // tinygrad's accumulator takes `acc <op> (x0 <op> x1 <op> ...)`
+        // (reduce_ranges_to_acc over expand_horizontal_reduce). ADD and MUL
+        // chains render without the parentheses, so C folds them into acc
+        // term by term; MAX renders as nested `(a<b)?b:a`, so the lanes
+        // meet first: a NaN lane drops its whole group, where one step at a
+        // time only the NaN itself would be skipped.
+        bool lanesFirst = kind == tg::ReduceKind::Max && nFold > 1;
+        if (lanesFirst) {
+          Value h = term(x, 0);
+          for (unsigned c = 1; c < nFold; ++c)
+            h = combine(h, term(x, c));
+          cur = combine(cur, h);
+        }
+        for (unsigned c = 0; c < (lanesFirst ? 0 : nFold); ++c) {
           LaneMask keep(numLanes(outShape), false);
           for (unsigned o = 0; o < keep.size(); ++o)
             keep[o] = !isDropped(c, o);
@@ -290,7 +316,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
           cur = flat ? flat : selectLanes(keep, combine(cur, term(x, c)), cur);
         }
-        memref::StoreOp::create(b, loc, cur, acc);
+        memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
       }
     }
     while (scopes.size() > depth + 1)

@@ -322,9 +322,25 @@ private:
   /// (EmitZeroLanes.cpp).
   using LaneMask = SmallVector<bool, 8>;
   LaneMask zeroLanes(UOpRef u);
-  llvm::DenseMap<UOpRef, LaneMask> zeroMasks;
-  /// Per load: its lanes statically gated off that read a zero alternative.
-  llvm::DenseMap<UOpRef, LaneMask> loadZeroLanes;
+  /// The constant tinygrad's per-lane symbolic folds each lane of u to
+  /// (null where it is none), over u's lanes; empty when no lane is one.
+  using LaneConsts = SmallVector<UOpRef, 8>;
+  LaneConsts constLanes(UOpRef u);
+  llvm::DenseMap<UOpRef, LaneConsts> constMasks;
+  /// Per load: its lanes statically gated off, as their alternative's
+  /// constant (0 without one).
+  llvm::DenseMap<UOpRef, LaneConsts> loadConstLanes;
+  /// Per-lane facts `m` over lanes `from`, read by the lanes of `to`.
+  template <typename Lanes>
+  static Lanes lanesTo(const Lanes &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                       const LaneVals *extra = nullptr) {
+    Lanes out;
+    if (m.empty())
+      return out;
+    for (unsigned l = 0, n = numLanes(to); l < n; ++l)
+      out.push_back(m[numLanes(from) <= 1 ? 0 : laneIndex(from, to, l, extra)]);
+    return out;
+  }
   /// Mask `m` over lanes `from`, read by the lanes of `to`.
   static LaneMask maskTo(const LaneMask &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
                          const LaneVals *extra = nullptr);
