@@ -68,9 +68,20 @@ EDGE_FLOATS = [0.0, -0.0, 1e30, -1e30, 3e38, -3e38, 1e-40, -1e-40, 65504.0, 1e-7
 
 
 class Ctx:
-  """What the current program may draw: edge values in its inputs (--edges), casts C leaves undefined."""
+  """What the current program may draw: edge values in its inputs (--edges), casts C leaves undefined;
+  with --replay its inputs realized first (the schedules.jsonl record's inputs)."""
   edges = False
   ub = {"values": 0, "numpy_agrees": 0, "programs": 0}  # undefined casts where tinygrad's value differed
+  replay = False
+  inputs = []
+
+
+def new_input(t):
+  """A tensor the program reads: realized and kept when the program is replayed."""
+  if Ctx.replay:
+    t = t.realize()
+    Ctx.inputs.append(t)
+  return t
 
 
 TRACE = []
@@ -90,17 +101,17 @@ def rand_shape(rng, nd=None):
 
 def leaf(rng, shape, dtype):
   g = np.random.default_rng(rng.randint(0, 1 << 30))
-  if dtype == dtypes.bool: return Tensor(g.random(shape) < 0.5)
+  if dtype == dtypes.bool: return new_input(Tensor(g.random(shape) < 0.5))
   if dtypes.is_float(dtype):
     arr = g.standard_normal(shape).astype(np.float32 if dtype == dtypes.bfloat16 else np.dtype(dtype.fmt))
     if Ctx.edges:
       with np.errstate(over="ignore"): arr = with_edges(g, arr, [np.array(v).astype(arr.dtype) for v in EDGE_FLOATS])
-    return Tensor(arr).cast(dtype) if dtype == dtypes.bfloat16 else Tensor(arr)
+    return new_input(Tensor(arr).cast(dtype) if dtype == dtypes.bfloat16 else Tensor(arr))
   info = np.iinfo(np.dtype(dtype.fmt))
   lo, hi = max(info.min, -1000), min(info.max, 1000)
   arr = g.integers(lo, hi, shape, endpoint=True).astype(np.dtype(dtype.fmt))
   if Ctx.edges: arr = with_edges(g, arr, [info.min, info.max, info.min + 1, info.max - 1, 0, 1, info.max // 2 + 1])
-  return Tensor(arr)
+  return new_input(Tensor(arr))
 
 
 def with_edges(g, arr, values):
@@ -204,7 +215,7 @@ def movement_step(rng, t):
     ax = rng.randrange(nd)
     n = t.shape[ax]
     shape = (rng.randint(1, 9),) if rng.random() < 0.7 else (rng.randint(1, 4), rng.randint(1, 4))
-    idx = Tensor(np.array([rng.randrange(-n, n) for _ in range(int(np.prod(shape)))], np.int32).reshape(shape))
+    idx = new_input(Tensor(np.array([rng.randrange(-n, n) for _ in range(int(np.prod(shape)))], np.int32).reshape(shape)))
     r = t[(slice(None),) * ax + (idx,)]
     return r if r.numel() <= MAX_ELEMS else t
   return t
@@ -259,13 +270,15 @@ def cast(t, dtype):
 def bitcast(rng, t):
   """A bitcast to a dtype of any width whose item size divides the last axis's bytes. A NaN's sign and
   payload are not IEEE's to define (x86 keeps the first NaN operand's, an invalid operation gives a
-  negative one), and the order of operands differs between compilers: NaNs become one quiet NaN first."""
+  negative one), and the order of operands differs between compilers: NaNs become one quiet NaN, before
+  a bitcast of floats and after one to floats."""
   if t.ndim == 0 or t.dtype not in BITCASTABLE: return t
   nbytes = t.shape[-1] * t.dtype.itemsize
   dt = rng.choice([d for d in BITCASTABLE if nbytes % d.itemsize == 0 and d != t.dtype])
   note(f"bitcast {t.dtype.name}->{dt.name}")
   if dtypes.is_float(t.dtype): t = (t != t).where(math.nan, t)
-  return t.bitcast(dt)
+  r = t.bitcast(dt)
+  return (r != r).where(math.nan, r) if dtypes.is_float(dt) else r
 
 
 def undefined_cast(rng, t, dtype):
@@ -293,9 +306,14 @@ def undefined_cast(rng, t, dtype):
         npv = [int(v) for v in np.array(xs).astype(x.dtype.fmt if x.dtype != dtypes.bfloat16 else np.float32)
                .astype(np.dtype(dtype.fmt))]
       differ = [i for i, (d, o, r) in enumerate(zip(defined, ours, ref)) if not d and o != r]
+      agree = sum(npv[i] == ours[i] for i in differ)
       Ctx.ub["values"] += len(differ)
-      Ctx.ub["numpy_agrees"] += sum(npv[i] == ours[i] for i in differ)
+      Ctx.ub["numpy_agrees"] += agree
       Ctx.ub["programs"] += 1
+      i = differ[0]
+      print(f"  undefined in tinygrad's C: {x.dtype.name}->{dtype.name} of {len(differ)} values (not counted as ours); "
+            f"first {xs[i]!r}: ours {ours[i]} (the rule), tinygrad {ref[i]}, numpy {npv[i]}; numpy agrees with "
+            f"ours on {agree}", flush=True)
   if broken:
     hook.stats["mismatched"] += 1 if hook.stats["mismatched"] == before else 0
     print(f"  undefined cast {x.dtype.name}->{dtype.name}: {broken} values of ours break the documented rule",
@@ -386,6 +404,44 @@ def contraction_program(rng):
   return t, steps
 
 
+def replay(t, graph, save, label):
+  """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
+  scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) on the same inputs, its
+  result compared with the one realized through tinygrad: ("match"|"not replayable"|"failed", why)."""
+  import json
+  import tempfile
+  from tinygrad_mlir.uop_json import dtype_name, uop_to_json
+  enc = lambda v: v if isinstance(v, (bool, int)) or math.isfinite(v) else str(v)  # noqa: E731
+  flat = lambda v: [y for x in v for y in flat(x)] if isinstance(v, list) else [v]  # noqa: E731
+  if not all(isinstance(d, int) for d in t.shape): return "not replayable", "a symbolic output shape"
+  g = uop_to_json(graph)
+  # device buffers (a bound variable is a BUFFER of slot -1, its value in the graph)
+  slots = sorted({n["arg"]["slot"] for n in g["nodes"]
+                  if n["op"] == "BUFFER" and isinstance(n["arg"], dict) and n["arg"]["slot"] >= 0})
+  by_slot = {x.uop.base.arg.slot: x for x in Ctx.inputs}
+  if any(s not in by_slot for s in slots):
+    return "not replayable", f"buffers {[s for s in slots if s not in by_slot]} are not inputs ({sorted(by_slot)})"
+  rec = {"id": label, "description": label, "tensor_graph": g, "var_vals": {},
+         "inputs": [{"name": f"in{s}", "shape": list(by_slot[s].shape), "dtype": dtype_name(by_slot[s].dtype),
+                     "values": [enc(v) for v in flat(by_slot[s].tolist())]} for s in slots],
+         "outputs": [{"shape": list(t.shape), "dtype": dtype_name(t.dtype), "values": [enc(v) for v in flat(t.tolist())]}]}
+  run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
+  with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    json.dump(rec, f)
+  r = subprocess.run([run, "--case", f.name], capture_output=True, text=True)
+  last = (r.stdout.strip().splitlines() or [""])[-1]
+  if r.returncode == 0 and last.startswith("MATCH"):
+    os.unlink(f.name)
+    return "matched", ""
+  why = last if last.startswith("MISMATCH") else (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+  if save:
+    os.makedirs(save, exist_ok=True)
+    os.replace(f.name, os.path.join(save, f"replay-{label}.json"))
+  else:
+    os.unlink(f.name)
+  return "failed", why[:300]
+
+
 def mode_flags(args):
   return ["--variables"] if args.variables else ["--contractions"] if args.contractions else \
       ["--edges"] if args.edges else []
@@ -414,12 +470,16 @@ def main():
   ap.add_argument("--variables", action="store_true", help="bound variables: slice lengths, int64 and wide values")
   ap.add_argument("--contractions", action="store_true", help="matmuls and convolutions of every dtype")
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
+  ap.add_argument("--replay", action="store_true",
+                  help="also run each program's tensor graph through our own scheduler (tinygrad-run)")
   ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
   ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
-  Ctx.edges = args.edges
+  Ctx.edges, Ctx.replay = args.edges, args.replay
+  import tinygrad.tensor as tinygrad_tensor
+  transform_to_call = tinygrad_tensor.transform_to_call
   if args.reference:
     try:
       build(args, random.Random(f"{args.seed}/{int(args.only)}"))[0].realize()
@@ -428,13 +488,29 @@ def main():
       print(f"reference: raised {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:400])
     return 0
   bad, failed, errors, skipped = 0, [], 0, 0
+  replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
-    steps, raised = [], None
+    ub_before = Ctx.ub["programs"]
+    steps, raised, replayed = [], None, None
+    Ctx.inputs = []
     try:
       t, steps = build(args, random.Random(f"{args.seed}/{i}"))
-      t.realize()
+      graphs = []
+
+      def capture(big_sink):
+        graphs.append(big_sink)
+        return transform_to_call(big_sink)
+      tinygrad_tensor.transform_to_call = capture
+      try:
+        t.realize()
+      finally:
+        tinygrad_tensor.transform_to_call = transform_to_call
+      if args.replay and graphs and (hook.stats["mismatched"], hook.stats["failed"]) == before:
+        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}")
+        replays[status] += 1
+        replayed = why if status == "failed" else None
     except Exception as e:
       if args.verbose: traceback.print_exc()
       if not isinstance(e, hook.MLIRCompileError):  # a rejection is counted by the hook
@@ -444,7 +520,11 @@ def main():
           # tinygrad itself refuses the program (a dtype it cannot cast, ...): not ours to check
           skipped += 1
           if args.verbose: print(f"program {i}: skipped, tinygrad raises too: {theirs}")
-    if raised is not None:
+    if replayed is not None:
+      bad += 1
+      failed.append(i)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: REPLAY through our scheduler: {replayed}", flush=True)
+    elif raised is not None:
       errors += 1
       bad += 1
       failed.append(i)
@@ -454,10 +534,15 @@ def main():
       failed.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['mismatched'] - before[0]} mismatched, "
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
+    elif Ctx.ub["programs"] != ub_before:
+      print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
+            "is undefined (above)", flush=True)
   s, ub = hook.stats, Ctx.ub
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
         f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
-        f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)")
+        f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
+        (f"; replayed through our scheduler: {replays['matched']} match, {replays['failed']} fail, "
+         f"{replays['not replayable']} not replayable" if args.replay else ""))
   if failed and os.environ.get("TG_OPTS") != "tinygrad":
     # Our heuristic may sum floats in another order (split accumulators, cache blocks): a program that
     # matches under tinygrad's own opts differs in summation order only, which the summary says.
@@ -466,7 +551,8 @@ def main():
     still = sorted(int(m) for m in re.findall(r"^program (\d+) ", r.stdout, re.M))
     order = [i for i in failed if i not in still]
     print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(failed)} failing programs "
-          f"match: only our summation order differs there ({','.join(map(str, order)) or 'none'})")
+          f"match: only the opts differ there: the order of a float sum, and with edge values the per-lane folds "
+          f"and NaN groups that follow from tinygrad's own opts ({','.join(map(str, order)) or 'none'})")
   return 1 if bad else 0
 
 
