@@ -214,8 +214,11 @@ class _CheckingProgram:
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "wrong-" + self.label.split()[0],
                                         self.ast_json, msg)
-            # the inputs, by slot (raw bytes before the launch), to rerun the kernel
+            # the inputs, by slot (raw bytes before the launch), to rerun the kernel, and tinygrad's outputs
+            # (python/tools/case_from_mismatch.py makes a tinygrad-run case of them)
             np.savez(path[:-5] + ".inputs.npz", **{f"slot{s}": np.frombuffer(d, np.uint8) for s, d in before.items()})
+            np.savez(path[:-5] + ".tinygrad.npz", **{f"slot{s}": copies[s].arr.copy() for s in self.ref.arg.outs},
+                     **({"vars": np.array([[k, str(v)] for k, v in var_vals.items()])} if var_vals else {}))
 
 
 def _install_check_runtime():
