@@ -43,6 +43,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import traceback
 
 os.environ.setdefault("TINYGRAD_MLIR_CHECK", "1")
@@ -260,10 +261,12 @@ def contraction(rng, dtype):
 
 def cast(t, dtype):
   """A cast C defines: a float out of the integer's range (a negative one to an unsigned type, NaN)
-  converts to whatever the instruction clang picks gives (UB), so it is clipped first (NaN to 0)."""
+  converts to whatever the instruction clang picks gives (UB), so it is clipped first (NaN to 0), to
+  bounds the source dtype holds (at half, 2^20 is inf and the clip folds away)."""
   if dtypes.is_float(t.dtype) and dtypes.is_int(dtype):
     info = np.iinfo(np.dtype(dtype.fmt))
-    t = (t != t).where(0, t).clip(max(info.min, -(1 << 20)), min(info.max, 1 << 20))
+    big = 60000 if t.dtype == dtypes.float16 else 1 << 20
+    t = (t != t).where(0, t).clip(max(info.min, -big), min(info.max, big))
   return t.cast(dtype)
 
 
@@ -488,6 +491,7 @@ def main():
       print(f"reference: raised {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:400])
     return 0
   bad, failed, errors, skipped = 0, [], 0, 0
+  failed_hard = []  # raised, or a replay that failed: not for the reruns below
   replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
@@ -523,11 +527,13 @@ def main():
     if replayed is not None:
       bad += 1
       failed.append(i)
+      failed_hard.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: REPLAY through our scheduler: {replayed}", flush=True)
     elif raised is not None:
       errors += 1
       bad += 1
       failed.append(i)
+      failed_hard.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: FAILED, raised {raised}", flush=True)
     elif (hook.stats["mismatched"], hook.stats["failed"]) != before:
       bad += 1
@@ -543,12 +549,32 @@ def main():
         f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
         (f"; replayed through our scheduler: {replays['matched']} match, {replays['failed']} fail, "
          f"{replays['not replayable']} not replayable" if args.replay else ""))
-  if failed and os.environ.get("TG_OPTS") != "tinygrad":
+  rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
+      r"^program (\d+) ", subprocess.run(
+          [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, progs))] +
+          mode_flags(args), env={**os.environ, "RANDOM_KERNELS_NO_RERUN": "1", **env}, capture_output=True,
+          text=True).stdout, re.M))
+  mismatched = [i for i in failed if i not in failed_hard]
+  if mismatched and not os.environ.get("RANDOM_KERNELS_NO_RERUN"):
+    # 8/16/32-bit signed arithmetic that overflows C's int is undefined there (uint16 * uint16 promotes to int),
+    # and clang may compute it otherwise than wrapping, which is tinygrad's exec_alu and ours: a program that
+    # matches when tinygrad's C is compiled with -fwrapv differs only where its C is undefined.
+    with tempfile.TemporaryDirectory() as tmp:
+      cc = os.path.join(tmp, "cc-fwrapv")
+      with open(cc, "w") as f:
+        f.write(f"#!/bin/sh\nexec {os.environ.get('CC', 'clang')} -fwrapv \"$@\"\n")
+      os.chmod(cc, 0o755)
+      still = rerun(mismatched, {"CC": cc, "CACHELEVEL": "0"})
+    wrapv = [i for i in mismatched if i not in still]
+    if wrapv:
+      bad -= len(wrapv)
+      failed = [i for i in failed if i not in wrapv]
+      print(f"random-kernels: {len(wrapv)} of the mismatched programs match tinygrad's C compiled with -fwrapv: they "
+            f"differ only where its signed arithmetic overflows, undefined in C ({','.join(map(str, wrapv))})")
+  if failed and os.environ.get("TG_OPTS") != "tinygrad" and not os.environ.get("RANDOM_KERNELS_NO_RERUN"):
     # Our heuristic may sum floats in another order (split accumulators, cache blocks): a program that
     # matches under tinygrad's own opts differs in summation order only, which the summary says.
-    cmd = [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, failed))]
-    r = subprocess.run(cmd + mode_flags(args), env={**os.environ, "TG_OPTS": "tinygrad"}, capture_output=True, text=True)
-    still = sorted(int(m) for m in re.findall(r"^program (\d+) ", r.stdout, re.M))
+    still = rerun(failed, {"TG_OPTS": "tinygrad"})
     order = [i for i in failed if i not in still]
     print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(failed)} failing programs "
           f"match: only the opts differ there: the order of a float sum, and with edge values the per-lane folds "

@@ -206,6 +206,22 @@ def prod_pad_inf():
     "(random-kernels --edges seed 101 #21: NaN where tinygrad says 0)", (a.pad(((0, 0), (2, 3))) * 1).prod(1)
 
 
+def _near_one(n, m, seed):
+  return [[1.0 + 0.003 * math.sin(seed + 7.1 * i + 0.37 * j) for j in range(m)] for i in range(n)]
+
+
+def half_prod_chain():
+  a = Tensor(_near_one(16, 256, 1), dtype=dtypes.half).realize()
+  return a, "half prod: the C's `acc*x0*x1*x2*x3` computes in float and rounds once per step of the loop " \
+    "(rounding each product drifted 5%)", a.prod(1).cast(dtypes.float32)
+
+
+def bf16_prod_lanes():
+  a = Tensor(_near_one(16, 256, 2), dtype=dtypes.float32).cast(dtypes.bfloat16).realize()
+  return a, "bfloat16 prod: each op cast back, the unrolled lanes multiplied first, then the accumulator " \
+    "(random-kernels --edges seed 312 #33: 1 ulp per step, 4% over 256)", a.prod(1).cast(dtypes.float32)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -218,7 +234,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "int8_wrapped_shift_div": int8_wrapped_shift_div,
             "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
-            "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf}
+            "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
+            "bf16_prod_lanes": bf16_prod_lanes}
 
 
 def main():

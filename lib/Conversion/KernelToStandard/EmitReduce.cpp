@@ -45,6 +45,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     Value r = combineF32(cur, x);
     return r && isHalfLike(dt) ? roundToStorage(r, dt) : r;
   };
+  // A half chain `acc*x0*x1...` is one expression of tinygrad's C, which
+  // computes __fp16 arithmetic in float and rounds once, where it assigns
+  // the accumulator; a bfloat16 op is cast back one by one (combine).
+  bool halfChain = dt == DType::Float16 && (kind == tg::ReduceKind::Add || kind == tg::ReduceKind::Mul);
+  auto chainStep = [&](Value cur, Value x) { return halfChain ? combineF32(cur, x) : combine(cur, x); };
+  auto endChain = [&](Value cur) { return halfChain ? roundToStorage(cur, dt) : cur; };
   // The reduce ranges: loops, outermost first in axis order, and the
   // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists
   // them (tinygrad's flatten_range order, which its CONTRACT keeps: the
@@ -195,8 +201,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       }
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c)
-        cur = combine(cur, terms[c]);
-      return foldZeroProduct(cur);
+        cur = chainStep(cur, terms[c]);
+      return foldZeroProduct(terms.size() > 1 ? endChain(cur) : cur);
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
     // tinygrad's folded constant +0.0; the others start from -0.0, which
@@ -295,16 +301,25 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         findDropped();
         Value cur = memref::LoadOp::create(b, loc, acc);
         // tinygrad's accumulator takes `acc <op> (x0 <op> x1 <op> ...)`
-        // (reduce_ranges_to_acc over expand_horizontal_reduce). ADD and MUL
-        // chains render without the parentheses, so C folds them into acc
-        // term by term; MAX renders as nested `(a<b)?b:a`, so the lanes
-        // meet first: a NaN lane drops its whole group, where one step at a
-        // time only the NaN itself would be skipped.
-        bool lanesFirst = kind == tg::ReduceKind::Max && nFold > 1;
+        // (reduce_ranges_to_acc over expand_horizontal_reduce). float ADD
+        // and MUL chains render without the parentheses, so C folds them
+        // into acc term by term; MAX renders as nested `(a<b)?b:a`, so the
+        // lanes meet first (a NaN lane drops its whole group, where one
+        // step at a time only the NaN itself would be skipped), and so do a
+        // bfloat16 chain's, each op cast back on its own.
+        bool bf16Lanes = dt == DType::BFloat16 && (kind == tg::ReduceKind::Add || kind == tg::ReduceKind::Mul);
+        bool lanesFirst = (kind == tg::ReduceKind::Max || bf16Lanes) && nFold > 1;
         if (lanesFirst) {
-          Value h = term(x, 0);
-          for (unsigned c = 1; c < nFold; ++c)
-            h = combine(h, term(x, c));
+          // A bfloat16 group starts from the identity (-0.0 + x and 1.0 * x
+          // are x exactly), so that a lane's dropped terms are skipped.
+          Value h = bf16Lanes ? splatLike(cur, b.getFloatAttr(t, kind == tg::ReduceKind::Add ? -0.0 : 1.0))
+                              : term(x, 0);
+          for (unsigned c = bf16Lanes ? 0 : 1; c < nFold; ++c) {
+            LaneMask keep(numLanes(outShape), true);
+            for (unsigned o = 0; o < keep.size(); ++o)
+              keep[o] = !isDropped(c, o);
+            h = selectLanes(keep, combine(h, term(x, c)), h);
+          }
           cur = combine(cur, h);
         }
         for (unsigned c = 0; c < (lanesFirst ? 0 : nFold); ++c) {
@@ -314,8 +329,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           if (!llvm::any_of(keep, [](bool k) { return k; }))
             continue;
           Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
-          cur = flat ? flat : selectLanes(keep, combine(cur, term(x, c)), cur);
+          cur = flat ? flat : selectLanes(keep, chainStep(cur, term(x, c)), cur);
         }
+        if (!lanesFirst)
+          cur = endChain(cur);
         memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
       }
     }
