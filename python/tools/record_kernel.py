@@ -222,6 +222,13 @@ def bf16_prod_lanes():
     "(random-kernels --edges seed 312 #33: 1 ulp per step, 4% over 256)", a.prod(1).cast(dtypes.float32)
 
 
+def uint8_neg_mod():
+  a = Tensor([(x * 37) % 256 for x in range(64)], dtype=dtypes.uint8).realize()
+  return a, "uint8 (a*-1) % 3: tinygrad decides the modulo on the MUL's bounds, which may be negative, so it " \
+    "keeps the sign fix-up and reads a*-1 (NEG after its late rewrite) wrapped to uint8 (random-kernels --edges seed " \
+    "511 #140: 255 where tinygrad says 0)", (a * -1) % 3
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -235,7 +242,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
             "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
-            "bf16_prod_lanes": bf16_prod_lanes}
+            "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod}
 
 
 def main():

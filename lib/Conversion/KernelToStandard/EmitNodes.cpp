@@ -79,16 +79,30 @@ static bool powerOfTwoDivisor(UOpRef u) {
   return d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i);
 }
 
+/// The bounds tinygrad's division decompositions saw for `x`: they run
+/// before the late rewrite that makes an integer `x*-1` our NEG, so a NEG
+/// has MUL's bounds there, (-vmax, -vmin), where its own are the dtype's
+/// (uint8 `-x % 3` keeps its sign fix-up, and reads -x wrapped).
+static std::pair<Scalar, Scalar> decompBounds(UOpRef x) {
+  if (x->op == K::NEG && isInt(x->dtype)) {
+    const Scalar &lo = x->src[0]->vmin(), &hi = x->src[0]->vmax();
+    if (lo.isInt() && hi.isInt())
+      return {Scalar::fromInt(-hi.i), Scalar::fromInt(-lo.i)};
+  }
+  return {x->vmin(), x->vmax()};
+}
+
 /// floordiv_to_idiv / floormod_to_mod's first case: operands whose bounds
 /// give the signs, where tinygrad writes C's truncating `/` and `%` (also
 /// when a wrapped narrow value breaks the bound: that is its C's answer).
 static bool signsKnown(UOpRef u) {
-  UOpRef a = u->src[0], d = u->src[1];
+  UOpRef d = u->src[1];
+  auto [amin, amax] = decompBounds(u->src[0]);
   auto lt0 = [](const Scalar &x) { return x.isInt() && x.i < 0; };
   auto ge0 = [](const Scalar &x) { return x.isInt() && x.i >= 0; };
   auto gt0 = [](const Scalar &x) { return x.isInt() && x.i > 0; };
   auto le0 = [](const Scalar &x) { return x.isInt() && x.i <= 0; };
-  return (ge0(a->vmin()) && gt0(d->vmin())) || (le0(a->vmax()) && lt0(d->vmax()));
+  return (ge0(amin) && gt0(d->vmin())) || (le0(amax) && lt0(d->vmax()));
 }
 
 /// A FLOORDIV/FLOORMOD tinygrad's decompositions turn into one shift, mask,
@@ -300,7 +314,7 @@ Value Emitter::integerDivision(UOpRef u, Value a, Value d, bool uns) {
   // say x >= 0, which is its C's answer even where a wrapped narrow value
   // breaks them ((signed char)ushort >> 4: floor, where a divide truncates).
   if (!uns && op == K::CDIV && powerOfTwoDivisor(u)) {
-    const Scalar &lo = u->src[0]->vmin(), &hi = u->src[0]->vmax();
+    auto [lo, hi] = decompBounds(u->src[0]);
     int64_t c = u->src[1]->val().i;
     Value k = intLike(a, llvm::Log2_64((uint64_t)c));
     if (lo.isInt() && lo.i >= 0)
