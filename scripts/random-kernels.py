@@ -12,21 +12,38 @@ Run with tinygrad (commit a9069c17) importable and DEV=CPU:MLIR, e.g.
   cd ../tinygrad && DEV=CPU:MLIR PARALLEL=0 PYTHONPATH=../main/python:. /usr/bin/python3 \\
       ../main/scripts/random-kernels.py --programs 200 --seed 1
 Prints one line per failing program and a closing `random-kernels: N programs, K kernels checked,
-M mismatched, R rejected, E raised only through us (...), T refused by tinygrad itself`; exits 1 if
-M, R or E is non-zero. A program whose run raises with no kernel mismatched or rejected is printed
-and run again under tinygrad's own compiler (DEV=CPU): raising there too, it is tinygrad's refusal
-(T); else the error is ours (E), a failure. Failing programs are then rerun with
-tinygrad's own opts (TG_OPTS=tinygrad): one that matches there differs only in the order our
-heuristic sums floats in (split accumulators, cache blocks), which the last line lists.
---contractions draws matmuls and convolutions of every dtype, --variables slices of bound-Variable
-length.
+M mismatched, R rejected, F failed, U undefined in tinygrad's C, S skipped`; exits 1 if M, R or F is
+non-zero. Failing programs are then rerun with tinygrad's own opts (TG_OPTS=tinygrad): one that
+matches there differs only in the order our heuristic sums floats in (split accumulators, cache
+blocks), which the last line lists.
+
+Modes: plain programs (elementwise, movement, reduces incl. prod over broadcast axes, casts,
+width-changing bitcasts, integer inputs into transcendentals, indexing by tensors);
+--contractions matmuls and convolutions of every dtype; --variables slices of bound-Variable
+length and int64 / large-range bound variables in arithmetic; --edges plain programs whose inputs
+hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
+out-of-range floats.
+
+Outcomes, per program:
+  mismatched  a kernel of ours differs from tinygrad's on the same inputs (TINYGRAD_MLIR_CHECK)
+  rejected    our compiler refused a kernel tinygrad compiles
+  failed      the program raised an error through our backend that it does not raise with
+              tinygrad's own (rerun with DEV=CPU to tell): printed with the error
+  undefined   a float -> int cast of a value C leaves undefined (NaN, inf, out of range) where
+              tinygrad's value, which is whatever instruction clang picked, differs from ours; ours
+              is checked against the documented rule (tinygrad_mlir/c_semantics.py) and numpy
+              (a second oracle) is reported beside it. Not a failure; a value of ours that breaks
+              the rule, or differs where C defines the cast, is a mismatch
+  skipped     tinygrad itself raised for the program (e.g. a dtype it cannot cast): not ours
 """
 import argparse
+import math
 import os
 import random
 import re
 import subprocess
 import sys
+import tempfile
 import traceback
 
 os.environ.setdefault("TINYGRAD_MLIR_CHECK", "1")
@@ -37,6 +54,7 @@ import numpy as np  # noqa: E402
 from tinygrad import Tensor, Variable, dtypes  # noqa: E402
 
 import tinygrad_mlir.tinygrad as hook  # noqa: E402
+from tinygrad_mlir.c_semantics import c_defines, float_to_int  # noqa: E402
 
 # sizes around our splits: vector widths (4/8/16 lanes), register tiles, the thread split
 SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257]
@@ -44,6 +62,27 @@ FLOATS = [dtypes.float32, dtypes.float32, dtypes.float32, dtypes.float16, dtypes
 INTS = [dtypes.int32, dtypes.int32, dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16, dtypes.uint32,
         dtypes.int64, dtypes.uint64]
 MAX_ELEMS = 1 << 17
+BITCASTABLE = [dtypes.float32, dtypes.float16, dtypes.bfloat16, dtypes.float64, dtypes.int8, dtypes.uint8,
+               dtypes.int16, dtypes.uint16, dtypes.int32, dtypes.uint32, dtypes.int64, dtypes.uint64]
+EDGE_FLOATS = [0.0, -0.0, 1e30, -1e30, 3e38, -3e38, 1e-40, -1e-40, 65504.0, 1e-7, math.nan, math.inf, -math.inf,
+               2.0**31, -2.0**31, 2.0**63, 1e19, 300.0, -129.0]
+
+
+class Ctx:
+  """What the current program may draw: edge values in its inputs (--edges), casts C leaves undefined;
+  with --replay its inputs realized first (the schedules.jsonl record's inputs)."""
+  edges = False
+  ub = {"values": 0, "numpy_agrees": 0, "programs": 0}  # undefined casts where tinygrad's value differed
+  replay = False
+  inputs = []
+
+
+def new_input(t):
+  """A tensor the program reads: realized and kept when the program is replayed."""
+  if Ctx.replay:
+    t = t.realize()
+    Ctx.inputs.append(t)
+  return t
 
 
 TRACE = []
@@ -63,13 +102,27 @@ def rand_shape(rng, nd=None):
 
 def leaf(rng, shape, dtype):
   g = np.random.default_rng(rng.randint(0, 1 << 30))
-  if dtype == dtypes.bool: return Tensor(g.random(shape) < 0.5)
+  if dtype == dtypes.bool: return new_input(Tensor(g.random(shape) < 0.5))
   if dtypes.is_float(dtype):
-    return Tensor(g.standard_normal(shape).astype(np.float32)).cast(dtype) if dtype == dtypes.bfloat16 else \
-      Tensor(g.standard_normal(shape).astype(np.dtype(dtype.fmt)))
+    arr = g.standard_normal(shape).astype(np.float32 if dtype == dtypes.bfloat16 else np.dtype(dtype.fmt))
+    if Ctx.edges:
+      with np.errstate(over="ignore"): arr = with_edges(g, arr, [np.array(v).astype(arr.dtype) for v in EDGE_FLOATS])
+    return new_input(Tensor(arr).cast(dtype) if dtype == dtypes.bfloat16 else Tensor(arr))
   info = np.iinfo(np.dtype(dtype.fmt))
   lo, hi = max(info.min, -1000), min(info.max, 1000)
-  return Tensor(g.integers(lo, hi, shape, endpoint=True).astype(np.dtype(dtype.fmt)))
+  arr = g.integers(lo, hi, shape, endpoint=True).astype(np.dtype(dtype.fmt))
+  if Ctx.edges: arr = with_edges(g, arr, [info.min, info.max, info.min + 1, info.max - 1, 0, 1, info.max // 2 + 1])
+  return new_input(Tensor(arr))
+
+
+def with_edges(g, arr, values):
+  """arr with a few of its elements (up to a quarter) set to edge values."""
+  flat = arr.reshape(-1).copy()
+  if flat.size == 0: return arr
+  for i in g.choice(flat.size, size=max(1, flat.size // 4 if flat.size < 16 else int(g.integers(1, flat.size // 4 + 1))),
+                    replace=False):
+    flat[i] = values[int(g.integers(len(values)))]
+  return flat.reshape(arr.shape)
 
 
 def partner(rng, t):
@@ -109,7 +162,12 @@ def float_step(rng, t):
 
 def int_step(rng, t):
   op = note(rng.choice(["add", "mul", "sub", "idiv", "mod", "and", "or", "xor", "shl", "shr", "max", "neg", "cmp",
-                   "where", "abs"]))
+                   "where", "abs", "transcendental"]))
+  if op == "transcendental":
+    # an integer operand into a float op: tinygrad casts it first (pm_cast_float_alu)
+    f = rng.choice(["sin", "cos", "exp2", "log2", "sqrt", "reciprocal", "tanh"])
+    note(f"int {f}")
+    return getattr(t.abs() if f in ("log2", "sqrt") else t.minimum(60).maximum(-60) if f == "exp2" else t, f)()
   if op == "add": return t + partner(rng, t)
   if op == "mul": return t * partner(rng, t)
   if op == "sub": return t - partner(rng, t)
@@ -154,19 +212,34 @@ def movement_step(rng, t):
     ax = rng.randrange(nd)
     return t.cat(t.flip(ax), dim=ax)
   if op == "index":
-    idx = Tensor(np.array([rng.randrange(t.shape[0]) for _ in range(rng.randint(1, 9))], np.int32))
-    return t[idx]
+    # an integer tensor indexing one axis (negative indices count from the end), sometimes 2-D
+    ax = rng.randrange(nd)
+    n = t.shape[ax]
+    shape = (rng.randint(1, 9),) if rng.random() < 0.7 else (rng.randint(1, 4), rng.randint(1, 4))
+    idx = new_input(Tensor(np.array([rng.randrange(-n, n) for _ in range(int(np.prod(shape)))], np.int32).reshape(shape)))
+    r = t[(slice(None),) * ax + (idx,)]
+    return r if r.numel() <= MAX_ELEMS else t
   return t
 
 
 def reduce_step(rng, t):
   nd = t.ndim
+  if rng.random() < 0.25 and t.numel() * 8 <= MAX_ELEMS:
+    # a reduce over an axis the value does not depend on (an expanded one): x*n, x**n, x
+    ax = rng.randrange(nd + 1)
+    n = rng.choice([2, 3, 5, 8, 13])
+    t = t.unsqueeze(ax).expand(t.shape[:ax] + (n,) + t.shape[ax:])
+    op = rng.choice(["sum", "prod", "max", "min"])
+    note(f"{op} over broadcast axis {ax} of {n}")
+    if op == "prod": return (t.clip(-1.1, 1.1) if dtypes.is_float(t.dtype) else t.maximum(-3).minimum(3)).prod(ax)
+    return getattr(t, op)(ax)
   axes = tuple(sorted(rng.sample(range(nd), rng.randint(1, nd))))
   keep = rng.random() < 0.5
   op = rng.choice(["sum", "max", "min", "mean", "prod", "argmax", "cumsum", "std"] if dtypes.is_float(t.dtype) else
-                  ["sum", "max", "min", "argmax", "cumsum"])
+                  ["sum", "max", "min", "argmax", "cumsum", "prod"])
   note(f"{op}{axes}")
-  if op == "prod": return (t.clip(-1.1, 1.1)).prod(axes, keepdim=keep)
+  if op == "prod":
+    return (t.clip(-1.1, 1.1) if dtypes.is_float(t.dtype) else t.maximum(-2).minimum(2)).prod(axes, keepdim=keep)
   if op == "argmax": return t.argmax(axes[0], keepdim=keep).cast(t.dtype)
   if op == "cumsum": return t.cumsum(axes[0])
   if op == "std": return t.std(axes, keepdim=keep)
@@ -187,12 +260,67 @@ def contraction(rng, dtype):
 
 
 def cast(t, dtype):
-  """A cast C defines: a float out of the integer's range (a negative one to an unsigned type)
-  converts to whatever the instruction clang picks gives (UB), so it is clipped first."""
+  """A cast C defines: a float out of the integer's range (a negative one to an unsigned type, NaN)
+  converts to whatever the instruction clang picks gives (UB), so it is clipped first (NaN to 0), to
+  bounds the source dtype holds (at half, 2^20 is inf and the clip folds away)."""
   if dtypes.is_float(t.dtype) and dtypes.is_int(dtype):
     info = np.iinfo(np.dtype(dtype.fmt))
-    t = t.clip(max(info.min, -(1 << 20)), min(info.max, 1 << 20))
+    big = 60000 if t.dtype == dtypes.float16 else 1 << 20
+    t = (t != t).where(0, t).clip(max(info.min, -big), min(info.max, big))
   return t.cast(dtype)
+
+
+def bitcast(rng, t):
+  """A bitcast to a dtype of any width whose item size divides the last axis's bytes. A NaN's sign and
+  payload are not IEEE's to define (x86 keeps the first NaN operand's, an invalid operation gives a
+  negative one), and the order of operands differs between compilers: NaNs become one quiet NaN, before
+  a bitcast of floats and after one to floats."""
+  if t.ndim == 0 or t.dtype not in BITCASTABLE: return t
+  nbytes = t.shape[-1] * t.dtype.itemsize
+  dt = rng.choice([d for d in BITCASTABLE if nbytes % d.itemsize == 0 and d != t.dtype])
+  note(f"bitcast {t.dtype.name}->{dt.name}")
+  if dtypes.is_float(t.dtype): t = (t != t).where(math.nan, t)
+  r = t.bitcast(dt)
+  return (r != r).where(math.nan, r) if dtypes.is_float(dt) else r
+
+
+def undefined_cast(rng, t, dtype):
+  """A float -> int cast of values C may leave undefined, in a kernel of its own (input and output
+  realized): every value of ours must be the documented rule's, and where C defines the cast also
+  tinygrad's; elsewhere a different tinygrad value is counted as undefined, with numpy beside it."""
+  x = t.realize()
+  xs = (x.float() if x.dtype == dtypes.bfloat16 else x).numpy().astype(np.float64).reshape(-1)
+  before = hook.stats["mismatched"]
+  y = x.cast(dtype).realize()
+  ours = [int(v) for v in y.numpy().reshape(-1)]
+  name = np.dtype(dtype.fmt).name  # "int8" .. "uint64"
+  want = [float_to_int(float(v), name, f32=x.dtype != dtypes.float64) for v in xs]
+  defined = [c_defines(float(v), name) for v in xs]
+  broken = sum(o != w for o, w in zip(ours, want))  # values of ours that break the rule
+  if hook.stats["mismatched"] > before and hook.last_check.get("outputs"):
+    ref = [int(v) for v in next(iter(hook.last_check["outputs"].values()))[1]]
+    if any(d and o != r for d, o, r in zip(defined, ours, ref)):
+      print(f"  cast {x.dtype.name}->{dtype.name}: differs from tinygrad's where C defines it", flush=True)
+    elif not broken:
+      # only where C is undefined: tinygrad's C answered otherwise; not counted as ours
+      hook.stats["mismatched"] -= 1
+      with np.errstate(all="ignore"):
+        npv = [int(v) for v in np.array(xs).astype(x.dtype.fmt if x.dtype != dtypes.bfloat16 else np.float32)
+               .astype(np.dtype(dtype.fmt))]
+      differ = [i for i, (d, o, r) in enumerate(zip(defined, ours, ref)) if not d and o != r]
+      agree = sum(npv[i] == ours[i] for i in differ)
+      Ctx.ub["values"] += len(differ)
+      Ctx.ub["numpy_agrees"] += agree
+      Ctx.ub["programs"] += 1
+      i = differ[0]
+      print(f"  undefined in tinygrad's C: {x.dtype.name}->{dtype.name} of {len(differ)} values (not counted as ours); "
+            f"first {xs[i]!r}: ours {ours[i]} (the rule), tinygrad {ref[i]}, numpy {npv[i]}; numpy agrees with "
+            f"ours on {agree}", flush=True)
+  if broken:
+    hook.stats["mismatched"] += 1 if hook.stats["mismatched"] == before else 0  # counted once, as ours
+    print(f"  undefined cast {x.dtype.name}->{dtype.name}: {broken} values of ours break the documented rule",
+          flush=True)
+  return y
 
 
 def program(rng):
@@ -218,17 +346,25 @@ def program(rng):
       t = movement_step(rng, t)
     elif r < 0.8:
       t = reduce_step(rng, t)
-    else:
+    elif r < 0.87:
       t = cast(t, rng.choice(FLOATS + INTS))
+    elif r < 0.94 or not (Ctx.edges and dtypes.is_float(t.dtype)):
+      t = bitcast(rng, t)
+    else:
+      dt = rng.choice(INTS)
+      note(f"undefined cast {t.dtype.name}->{dt.name}")
+      t = undefined_cast(rng, t, dt)
     steps.append(f"{TRACE.pop() if TRACE else 'cast'} -> {t.dtype.name}{t.shape}")
   return t, steps
 
 
 def variable_program(rng):
   """A slice of bound-Variable length (the kernels take it as a launch argument), then elementwise ops and
-  reductions over either axis."""
+  reductions over either axis; or a bound variable as a value: int64 (tinygrad's `const long`), a weakint
+  one past int32, or an int one, added to and multiplied with a tensor."""
+  if rng.random() < 0.4: return value_variable_program(rng)
   n, m = rng.choice(SIZES[6:]), rng.choice(SIZES[:20])
-  dtype = rng.choice([dtypes.float32, dtypes.float32, dtypes.float16, dtypes.int32])
+  dtype = rng.choice([dtypes.float32, dtypes.float32, dtypes.float16, dtypes.int32, dtypes.int64])
   t = leaf(rng, (n, m), dtype)[:Variable("v", 1, n).bind(rng.randint(1, n))]
   steps = [f"variable {t.dtype.name}[:v of {n}, {m}]"]
   TRACE.clear()
@@ -244,6 +380,21 @@ def variable_program(rng):
   return t, steps
 
 
+def value_variable_program(rng):
+  kind = rng.choice(["long", "weak_big", "int"])
+  if kind == "long": v = Variable("big", -2**40, 2**40, dtype=dtypes.long).bind(rng.randint(-2**40, 2**40))
+  elif kind == "weak_big": v = Variable("wide", 0, 2**45).bind(rng.choice([2**35 + 3, 2**44, rng.randint(0, 2**45)]))
+  else: v = Variable("small", -100, 100, dtype=dtypes.int).bind(rng.randint(-100, 100))
+  dtype = rng.choice([dtypes.int64, dtypes.int64, dtypes.float64, dtypes.float32, dtypes.int32])
+  t = leaf(rng, rand_shape(rng, 2), dtype)
+  op = rng.choice(["add", "mul", "where", "sum"])
+  if op == "add": t = t + v
+  elif op == "mul": t = t * v
+  elif op == "where": t = (t > 0).where(t, v)
+  else: t = (t + v).sum(rng.randrange(2))
+  return t, [f"variable {kind} {v.unbind()[1]} {op} {dtype.name}{t.shape}"]
+
+
 def contraction_program(rng):
   """A matmul or conv2d of any dtype (their register tiles and reduce splits), then a few steps."""
   t = contraction(rng, rng.choice(FLOATS + INTS))
@@ -255,27 +406,62 @@ def contraction_program(rng):
   return t, steps
 
 
-def rerun(only, env):
-  """This script again, same arguments (seed, mode), on the programs `only`, under `env`."""
-  argv, it = [], iter(sys.argv[1:])
-  for a in it:
-    if a in ("--only", "--programs"): next(it, None)
-    elif not a.startswith(("--only=", "--programs=")): argv.append(a)
-  cmd = [sys.executable, os.path.abspath(__file__)] + argv + ["--only", ",".join(map(str, only))]
-  return subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True)
+def replay(t, graph, save, label):
+  """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
+  scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) on the same inputs, its
+  result compared with the one realized through tinygrad: ("match"|"not replayable"|"failed", why)."""
+  import json
+  import tempfile
+  from tinygrad_mlir.uop_json import dtype_name, uop_to_json
+  enc = lambda v: v if isinstance(v, (bool, int)) or math.isfinite(v) else str(v)  # noqa: E731
+  flat = lambda v: [y for x in v for y in flat(x)] if isinstance(v, list) else [v]  # noqa: E731
+  if not all(isinstance(d, int) for d in t.shape): return "not replayable", "a symbolic output shape"
+  g = uop_to_json(graph)
+  # device buffers (a bound variable is a BUFFER of slot -1, its value in the graph)
+  slots = sorted({n["arg"]["slot"] for n in g["nodes"]
+                  if n["op"] == "BUFFER" and isinstance(n["arg"], dict) and n["arg"]["slot"] >= 0})
+  by_slot = {x.uop.base.arg.slot: x for x in Ctx.inputs}
+  if any(s not in by_slot for s in slots):
+    return "not replayable", f"buffers {[s for s in slots if s not in by_slot]} are not inputs ({sorted(by_slot)})"
+  rec = {"id": label, "description": label, "tensor_graph": g, "var_vals": {},
+         "inputs": [{"name": f"in{s}", "shape": list(by_slot[s].shape), "dtype": dtype_name(by_slot[s].dtype),
+                     "values": [enc(v) for v in flat(by_slot[s].tolist())]} for s in slots],
+         "outputs": [{"shape": list(t.shape), "dtype": dtype_name(t.dtype), "values": [enc(v) for v in flat(t.tolist())]}]}
+  run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
+  with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    json.dump(rec, f)
+  r = subprocess.run([run, "--case", f.name], capture_output=True, text=True)
+  last = (r.stdout.strip().splitlines() or [""])[-1]
+  if r.returncode == 0 and last.startswith("MATCH"):
+    os.unlink(f.name)
+    return "matched", ""
+  why = last if last.startswith("MISMATCH") else (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+  if save:
+    os.makedirs(save, exist_ok=True)
+    os.replace(f.name, os.path.join(save, f"replay-{label}.json"))
+  else:
+    os.unlink(f.name)
+  return "failed", why[:300]
 
 
-def raised_by_tinygrad(raised):
-  """The programs of `raised` (number -> error) that raise only through us: each is run again under
-  tinygrad's own CPU compiler (DEV=CPU); one that raises there too is tinygrad's refusal, not a
-  failure of ours. Under DEV=CPU itself every error is tinygrad's."""
-  if not raised or os.environ.get("DEV") == "CPU": return []
-  r = rerun(sorted(raised), {"DEV": "CPU"})
-  theirs = {int(m) for m in re.findall(r"^program (\d+) .*: raised ", r.stdout, re.M)}
-  if r.returncode not in (0, 1):  # the rerun itself broke: nothing is known to be tinygrad's
-    print(f"random-kernels: the DEV=CPU rerun exited {r.returncode}: {r.stderr.strip()[-500:]}")
-    theirs = set()
-  return sorted(i for i in raised if i not in theirs)
+def mode_flags(args):
+  return ["--variables"] if args.variables else ["--contractions"] if args.contractions else \
+      ["--edges"] if args.edges else []
+
+
+def build(args, rng):
+  return (variable_program if args.variables else contraction_program if args.contractions else program)(rng)
+
+
+def tinygrad_raises(args, i):
+  """Whether program i raises with tinygrad's own CPU codegen too (a subprocess with DEV=CPU): its
+  message, or None when it runs there."""
+  cmd = [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", str(i), "--reference"]
+  env = {**os.environ, "DEV": "CPU", "TINYGRAD_MLIR_CHECK": "0", "TG_OPTS": ""}
+  r = subprocess.run(cmd + mode_flags(args), env=env, capture_output=True, text=True)
+  m = re.search(r"^reference: (ok|raised (.*))$", r.stdout, re.M)
+  if m is None: return f"the reference run died (exit {r.returncode}): {(r.stderr or r.stdout).strip()[-300:]}"
+  return m.group(2) if m.group(1) != "ok" else None
 
 
 def main():
@@ -283,51 +469,115 @@ def main():
   ap.add_argument("--programs", type=int, default=100)
   ap.add_argument("--seed", type=int, default=0)
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
-  ap.add_argument("--variables", action="store_true", help="programs over slices of bound-Variable length")
+  ap.add_argument("--variables", action="store_true", help="bound variables: slice lengths, int64 and wide values")
   ap.add_argument("--contractions", action="store_true", help="matmuls and convolutions of every dtype")
+  ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
+  ap.add_argument("--replay", action="store_true",
+                  help="also run each program's tensor graph through our own scheduler (tinygrad-run)")
   ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
+  ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
-  bad, failed, raised = 0, [], {}
+  Ctx.edges, Ctx.replay = args.edges, args.replay
+  import tinygrad.tensor as tinygrad_tensor
+  transform_to_call = tinygrad_tensor.transform_to_call
+  if args.reference:
+    try:
+      build(args, random.Random(f"{args.seed}/{int(args.only)}"))[0].realize()
+      print("reference: ok")
+    except Exception as e:
+      print(f"reference: raised {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:400])
+    return 0
+  bad, failed, errors, skipped = 0, [], 0, 0
+  failed_hard = []  # raised, or a replay that failed: not for the reruns below
+  replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
-    rng = random.Random(f"{args.seed}/{i}")
     before = (hook.stats["mismatched"], hook.stats["failed"])
-    steps = []
+    ub_before = Ctx.ub["programs"]
+    steps, raised, replayed = [], None, None
+    Ctx.inputs = []
     try:
-      t, steps = (variable_program if args.variables else contraction_program if args.contractions else program)(rng)
-      t.realize()
+      t, steps = build(args, random.Random(f"{args.seed}/{i}"))
+      graphs = []
+
+      def capture(big_sink):
+        graphs.append(big_sink)
+        return transform_to_call(big_sink)
+      tinygrad_tensor.transform_to_call = capture
+      try:
+        t.realize()
+      finally:
+        tinygrad_tensor.transform_to_call = transform_to_call
+      if args.replay and graphs and (hook.stats["mismatched"], hook.stats["failed"]) == before:
+        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}")
+        replays[status] += 1
+        replayed = why if status == "failed" else None
     except Exception as e:
       if args.verbose: traceback.print_exc()
-      if before == (hook.stats["mismatched"], hook.stats["failed"]):
-        # No kernel check explains it: tinygrad's own refusal (a dtype it cannot cast, ...) or a failure
-        # of ours; raised_by_tinygrad (below) tells them apart.
-        raised[i] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
-        print(f"program {i} (seed {args.seed}): {' '.join(steps)}: raised {raised[i]}", flush=True)
-        continue
-    if (hook.stats["mismatched"], hook.stats["failed"]) != before:
+      if not isinstance(e, hook.MLIRCompileError):  # a rejection is counted by the hook
+        theirs = tinygrad_raises(args, i)
+        if theirs is None: raised = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
+        else:
+          # tinygrad itself refuses the program (a dtype it cannot cast, ...): not ours to check
+          skipped += 1
+          if args.verbose: print(f"program {i}: skipped, tinygrad raises too: {theirs}")
+    if replayed is not None:
+      bad += 1
+      failed.append(i)
+      failed_hard.append(i)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: REPLAY through our scheduler: {replayed}", flush=True)
+    elif raised is not None:
+      errors += 1
+      bad += 1
+      failed.append(i)
+      failed_hard.append(i)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: FAILED, raised {raised}", flush=True)
+    elif (hook.stats["mismatched"], hook.stats["failed"]) != before:
       bad += 1
       failed.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['mismatched'] - before[0]} mismatched, "
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
-  s = hook.stats
-  ours = raised_by_tinygrad(raised)
-  bad += len(ours)
-  failed += ours
+    elif Ctx.ub["programs"] != ub_before:
+      print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
+            "is undefined (above)", flush=True)
+  s, ub = hook.stats, Ctx.ub
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
-        f"{s['failed']} rejected, {len(ours)} raised only through us ({','.join(map(str, ours)) or 'none'}), "
-        f"{len(raised) - len(ours)} refused by tinygrad itself")
-  if failed and os.environ.get("TG_OPTS") != "tinygrad":
+        f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
+        f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
+        (f"; replayed through our scheduler: {replays['matched']} match, {replays['failed']} fail, "
+         f"{replays['not replayable']} not replayable" if args.replay else ""))
+  rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
+      r"^program (\d+) ", subprocess.run(
+          [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, progs))] +
+          mode_flags(args), env={**os.environ, "RANDOM_KERNELS_NO_RERUN": "1", **env}, capture_output=True,
+          text=True).stdout, re.M))
+  mismatched = [i for i in failed if i not in failed_hard]
+  if mismatched and not os.environ.get("RANDOM_KERNELS_NO_RERUN"):
+    # 8/16/32-bit signed arithmetic that overflows C's int is undefined there (uint16 * uint16 promotes to int),
+    # and clang may compute it otherwise than wrapping, which is tinygrad's exec_alu and ours: a program that
+    # matches when tinygrad's C is compiled with -fwrapv differs only where its C is undefined.
+    with tempfile.TemporaryDirectory() as tmp:
+      cc = os.path.join(tmp, "cc-fwrapv")
+      with open(cc, "w") as f:
+        f.write(f"#!/bin/sh\nexec {os.environ.get('CC', 'clang')} -fwrapv \"$@\"\n")
+      os.chmod(cc, 0o755)
+      still = rerun(mismatched, {"CC": cc, "CACHELEVEL": "0"})
+    wrapv = [i for i in mismatched if i not in still]
+    if wrapv:
+      bad -= len(wrapv)
+      failed = [i for i in failed if i not in wrapv]
+      print(f"random-kernels: {len(wrapv)} of the mismatched programs match tinygrad's C compiled with -fwrapv: they "
+            f"differ only where its signed arithmetic overflows, undefined in C ({','.join(map(str, wrapv))})")
+  if failed and os.environ.get("TG_OPTS") != "tinygrad" and not os.environ.get("RANDOM_KERNELS_NO_RERUN"):
     # Our heuristic may sum floats in another order (split accumulators, cache blocks): a program that
     # matches under tinygrad's own opts differs in summation order only, which the summary says.
-    cmd = [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, failed))]
-    cmd += ["--variables"] if args.variables else ["--contractions"] if args.contractions else []
-    r = subprocess.run(cmd, env={**os.environ, "TG_OPTS": "tinygrad"}, capture_output=True, text=True)
-    still = sorted(int(m) for m in re.findall(r"^program (\d+) ", r.stdout, re.M))
+    still = rerun(failed, {"TG_OPTS": "tinygrad"})
     order = [i for i in failed if i not in still]
     print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(failed)} failing programs "
-          f"match: only our summation order differs there ({','.join(map(str, order)) or 'none'})")
+          f"match: only the opts differ there: the order of a float sum, and with edge values the per-lane folds "
+          f"and NaN groups that follow from tinygrad's own opts ({','.join(map(str, order)) or 'none'})")
   return 1 if bad else 0
 
 

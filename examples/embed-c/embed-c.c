@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
          info.global_size_expr[0], info.global_size_expr[1], info.global_size_expr[2],
          info.num_globals, info.num_vars);
   for (i = 0; i < info.num_vars; ++i)
-    printf(" %s", info.vars[i]);
+    printf(" %s (%s)", info.vars[i], info.var_dtypes[i]);
   printf("\n");
   if (info.num_globals != 2 || info.num_vars != 1 || info.global_elements[0] != 8) {
     fprintf(stderr, "embed-c: %s is not the 8-float add-k kernel\n", path);

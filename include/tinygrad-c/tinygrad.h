@@ -76,7 +76,7 @@ extern "C" {
 /* Version of this header. Option and info structs carry an api_version
  * field that must be set to this value; tgc_api_version() returns the
  * library's. A library accepts structs of its own version only. */
-#define TGC_API_VERSION 1
+#define TGC_API_VERSION 2
 
 #if defined(_WIN32)
 #define TGC_API
@@ -219,6 +219,10 @@ typedef struct tgc_kernel_info {
   const int64_t *ins;             /* slots read                                */
   size_t num_ins;
   const char *const *vars;        /* scalar argument names, after the buffers  */
+  const char *const *var_dtypes;  /* the dtype tinygrad's C declares each with
+                                     ("int32", "int64", ...): a 64-bit one is a
+                                     64-bit argument, every other a 32-bit one
+                                     (each passed in a 64-bit slot)           */
   size_t num_vars;
   int32_t core_id_arg;            /* argument index of core_id, -1 if none     */
   double codegen_ms;              /* time in our passes                        */

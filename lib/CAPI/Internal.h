@@ -44,7 +44,7 @@ struct tgc_module {
 struct tgc_kernel {
   mlir::tinygrad::CPUKernel kernel;
   std::string globalSizeExpr[3], localSizeExpr[3];
-  std::vector<const char *> varNames;
+  std::vector<const char *> varNames, varDTypes;
 };
 
 // The interning context outlives the program whose UOps it holds

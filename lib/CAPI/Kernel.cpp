@@ -74,6 +74,8 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
       out->localSizeExpr[i] = "1";
     for (const std::string &v : out->kernel.signature.vars)
       out->varNames.push_back(v.c_str());
+    for (mlir::tinygrad::DType dt : out->kernel.signature.varDTypes)
+      out->varDTypes.push_back(mlir::tinygrad::getName(dt).data());
     *out_kernel = out.release();
     return TGC_OK;
   });
@@ -112,6 +114,7 @@ tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_in
     info.ins = s.ins.data();
     info.num_ins = s.ins.size();
     info.vars = kernel->varNames.data();
+    info.var_dtypes = kernel->varDTypes.data();
     info.num_vars = kernel->varNames.size();
     info.core_id_arg = static_cast<int32_t>(s.coreIdArg);
     info.codegen_ms = kernel->kernel.codegenMs;

@@ -1,8 +1,8 @@
 //===- EarliestRewrites.cpp - earliest_rewrites (schedule/rangeify.py) ----===//
 //
 // Cleanups on the tensor graph before rangeify. The rules whose conditions
-// the corpus programs never meet (large-reduce splitting, shape-changing
-// bitcasts, size-0 tensors, copies) decline with a diagnostic instead of
+// the corpus programs never meet (large-reduce splitting, size-0 tensors,
+// copies) decline with a diagnostic instead of
 // silently producing a graph tinygrad would not.
 //
 //===----------------------------------------------------------------------===//
@@ -161,7 +161,8 @@ static DType uintOfBytes(int bytes) {
 }
 
 /// expand_bitcast: a BITCAST to a wider dtype packs `rate` source elements
-/// of the last axis into one (shifts and adds over uint views).
+/// of the last axis into one (shifts and adds over uint views), one to a
+/// narrower dtype splits each element into parts (shifts, a STACK).
 static UOpRef expandBitcast(Match &m) {
   Context &ctx = m.ctx;
   UOpRef bc = m[n::x], x = bc->src[0];
@@ -171,9 +172,26 @@ static UOpRef expandBitcast(Match &m) {
   if (auto dev = dyn_cast_or_null<StringAttr>(deviceOf(x)))
     if (dev.getValue().starts_with("DISK") || dev.getValue().starts_with("TINYFS"))
       return nullptr;
-  if (ns < os)
-    return fail(ctx, "expand_bitcast", "BITCAST to a narrower dtype is not supported yet");
   auto xs = shapeOf(x);
+  if (ns < os) {
+    // Narrower: each element splits into os/ns parts, the low bytes first
+    // (tmp >> 8*i*ns, stacked on a new last axis, flattened into it).
+    if (!xs || xs->empty())
+      return fail(ctx, "expand_bitcast", "BITCAST of a 0-d tensor to a narrower dtype");
+    UOpRef tmp = bitcastTo(ctx, x, uintOfBytes(os));
+    llvm::SmallVector<UOpRef, 8> parts;
+    for (int i = 0; i < os / ns; ++i)
+      parts.push_back(py::binopI(ctx, sym::Op::SHR, tmp, 8 * i * ns));
+    UOpRef stacked = ctx.stack(parts);
+    llvm::SmallVector<int64_t> perm;
+    for (int64_t d = 1; d <= (int64_t)xs->size(); ++d)
+      perm.push_back(d);
+    perm.push_back(0);
+    Shape flat(xs->begin(), xs->end() - 1);
+    flat.push_back(xs->back() * (os / ns));
+    UOpRef split = reshape(ctx, permute(ctx, stacked, perm), flat);
+    return bitcastTo(ctx, py::cast(ctx, split, uintOfBytes(ns)), bc->dtype);
+  }
   if (!xs || xs->empty() || (*xs).back() % (ns / os))
     return fail(ctx, "expand_bitcast", "BITCAST of shape " + formatShape(xs ? *xs : Shape{}) +
                                            " does not split into " + llvm::Twine(ns / os) + "s");

@@ -159,31 +159,7 @@ static UOpRef removeBufferizeCost(Match &m) {
 
 /// pm_reduce_unparented: ranges a REDUCE's source does not use.
 static UOpRef reduceUnparented(Match &m) {
-  UOpRef red = m[n::red];
-  auto kind = dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"));
-  if (!kind)
-    return nullptr;
-  RangeCache &rc = rangeCache();
-  Ranges parented, unparented;
-  for (UOpRef r : red->src.drop_front())
-    (rc.inRanges(r, red->src[0]) ? parented : unparented).push_back(r);
-  if (unparented.empty())
-    return nullptr;
-  UOpRef ret;
-  if (!parented.empty() || red->dtype != red->src[0]->dtype) {
-    llvm::SmallVector<UOpRef, 4> src{red->src[0]};
-    src.append(parented.begin(), parented.end());
-    ret = m.ctx.get(sym::Op::REDUCE, red->type, src, red->arg);
-  } else {
-    ret = red->src[0];
-  }
-  for (UOpRef r : unparented) {
-    if (kind.getValue() == tg::ReduceKind::Add)
-      ret = py::mul(m.ctx, ret, r->src[0]);
-    else if (kind.getValue() == tg::ReduceKind::Mul)
-      return fail(m.ctx, "pm_reduce_unparented", "MUL reduce over an unused range is not supported yet");
-  }
-  return ret;
+  return sym::reduceUnparented(m.ctx, m[n::red], rangeCache());
 }
 
 const sym::PatternMatcher &sched::removeBufferize() {

@@ -139,13 +139,13 @@ UOpRef sym::reduceUnparented(Context &ctx, UOpRef red, RangeCache &rc) {
     src.append(parented.begin(), parented.end());
     ret = ctx.get(Op::REDUCE, red->type, src, red->arg);
   }
+  // A sum over n equal terms is x*n, a product x**n (symbolic's
+  // simplify_pow multiplies it out for a constant n); MAX is x.
   for (UOpRef r : unparented) {
-    if (kindAttr.getValue() == tg::ReduceKind::Add) {
+    if (kindAttr.getValue() == tg::ReduceKind::Add)
       ret = rules::py::mul(ctx, ret, r->src[0]);
-    } else if (kindAttr.getValue() == tg::ReduceKind::Mul) {
-      ctx.errors.push_back("pm_reduce_unparented: MUL reduce over an unused range is not supported yet");
-      return nullptr;
-    }
+    else if (kindAttr.getValue() == tg::ReduceKind::Mul)
+      ret = rules::py::binop(ctx, Op::POW, ret, r->src[0]);
   }
   return ret;
 }

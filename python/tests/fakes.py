@@ -38,7 +38,7 @@ class DType:
 
 class dtypes:  # noqa: N801 - mirrors tinygrad's spelling
     void, weakint, weakfloat, bool = DType("void"), DType("weakint"), DType("weakfloat"), DType("bool")
-    int8, int32, uint8 = DType("signed char"), DType("int"), DType("unsigned char")
+    int8, int32, uint8, int64 = DType("signed char"), DType("int"), DType("unsigned char"), DType("long")
     float16, bfloat16, float32 = DType("half"), DType("__bf16"), DType("float")
 
 

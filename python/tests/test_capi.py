@@ -124,6 +124,19 @@ class TestKernels(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "keep takes"):
             capi.Context().parse_mlir("").compile_cpu(keep=("ptx",))
 
+    def test_int64_variable(self):
+        # tinygrad's `const long b`: the value's high half reaches the kernel (it arrived as 0)
+        with capi.Context() as ctx, ctx.import_json(read("var_long.json"), graph_path="ast") as m:
+            with m.compile_cpu() as k, capi.Device() as dev:
+                self.assertEqual((k.info["vars"], k.info["var_dtypes"]), (["b"], ["int64"]))
+                self.assertEqual(k.result()["var_dtypes"], ["int64"])
+                out = dev.buffer(8)
+                with k.load(dev) as prg:
+                    for v in (2**35, 2**40 - 3):
+                        prg([out], [v])
+                        self.assertEqual(capi.decode(out.read(), "int64"), [v])
+                out.close()
+
     def test_run_case(self):
         r = capi.run_case(var_add_case(4))
         self.assertTrue(r["match"], r["mismatches"])

@@ -187,6 +187,21 @@ class TestResults(unittest.TestCase):
     out = (x @ x).relu().sum(axis=1).numpy()
     self.assertTrue(close(out, np.maximum(np.array([[1.0, -2.0], [3.0, 4.0]]) @ np.array([[1.0, -2.0], [3.0, 4.0]]), 0).sum(1)))
 
+  def test_large_range_variable(self):
+    # a variable past int32 is a 64-bit kernel argument (tinygrad's `const long`): 2**35 arrived as 0
+    v = Variable("b", 0, 2**40).bind(2**35)
+    self.assertEqual((Tensor(np.arange(3, dtype=np.int64)) + v).numpy().tolist(), [2**35, 2**35 + 1, 2**35 + 2])
+
+  def test_width_changing_bitcast(self):
+    # tinygrad's expand_bitcast: the last axis rescales (narrower: each element split into its bytes)
+    a = np.array([[1.5, -2.25, 3e9, 0.1]], np.float32)
+    self.assertEqual((Tensor(a) + 1).bitcast(dtypes.uint8).numpy().tolist(), (a + 1).view(np.uint8).tolist())
+    u = ((np.arange(16) * 13) % 256).astype(np.uint8)
+    self.assertEqual((Tensor(u) + 1).bitcast(dtypes.float16).numpy().view(np.uint16).tolist(),
+                     (u + 1).view(np.uint16).tolist())
+    q = np.array([2**40 + 5, -7], np.int64)
+    self.assertEqual((Tensor(q) + 1).bitcast(dtypes.int32).numpy().tolist(), (q + 1).view(np.int32).tolist())
+
   def test_realized_tensor_is_reused(self):
     a = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
     b = (a * 2).realize()

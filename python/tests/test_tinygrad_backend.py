@@ -39,9 +39,8 @@ def rng(i, size, kind=F.AxisType.WEAK):
     return UOp(Ops.RANGE, dtypes.weakint, (size if isinstance(size, UOp) else const(size),), (i, kind))
 
 
-def var(name, lo, hi):
-    return UOp(Ops.PARAM, dtypes.weakint, (UOp(Ops.STACK),),
-               F.ParamArg(-1, dtypes.weakint, (lo, hi), 1, name, F.AddrSpace.ALU))
+def var(name, lo, hi, dt=dtypes.weakint):
+    return UOp(Ops.PARAM, dt, (UOp(Ops.STACK),), F.ParamArg(-1, dt, (lo, hi), 1, name, F.AddrSpace.ALU))
 
 
 def sink(*srcs, name="test", tag=None):
@@ -55,6 +54,12 @@ def add_one_ast(n=3):
     st = UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, dtypes.int32, (out, r)),
                                       UOp(Ops.ADD, dtypes.int32, (UOp(Ops.INDEX, dtypes.int32, (inp, r)), const(1)))))
     return sink(UOp(Ops.END, dtypes.void, (st, r)))
+
+
+def var_store_ast(n):
+    """E: out[0] = n, the kernel of tinygrad's Tensor(Variable("b", 0, 2**40, dtype=long).bind(v)).clone()."""
+    st = UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, n.dtype, (buf(0, 1, n.dtype), const(0))), n))
+    return sink(st)
 
 
 def matmul_ast(m, k, n):
@@ -84,8 +89,10 @@ def var_sum_ast(hi=10, n=None):
 
 def fake_result(**kw):
     res = {"name": "test", "object_hex": "7f454c46", "binary": b"\x7fELF", "globals": [0, 1], "outs": [0],
-           "ins": [1], "vars": [], "core_id_arg": -1, "global_size": [1, 1, 1]}
+           "ins": [1], "vars": [], "var_dtypes": [], "core_id_arg": -1, "global_size": [1, 1, 1]}
     res.update(kw)
+    if "var_dtypes" not in kw:
+        res["var_dtypes"] = ["int32"] * len(res["vars"])
     return res
 
 
@@ -159,7 +166,7 @@ class TestNames(unittest.TestCase):
 
 
 class TestParseResult(unittest.TestCase):
-    GOOD = ('{"name":"k","object_hex":"7f454c460102","globals":[0],"outs":[0],"ins":[],"vars":[],'
+    GOOD = ('{"name":"k","object_hex":"7f454c460102","globals":[0],"outs":[0],"ins":[],"vars":[],"var_dtypes":[],'
             '"core_id_arg":-1,"global_size":[1,1,1],"compile_ms":1.5}')
 
     def test_good(self):
@@ -318,6 +325,26 @@ class TestCompileAndRun(unittest.TestCase):
                 run_object(res, [ctypes.cast(by_slot[s], ctypes.c_void_p) for s in res["globals"]] + [ctypes.c_int(4)],
                            tmp)
             self.assertEqual(out[0], 2.0 * (0 + 1 + 2 + 3))
+
+    def test_int64_variable_keeps_its_width(self):
+        # tinygrad's C declares `const long` and passes every argument in a 64-bit slot: as an i32
+        # argument 2**35 arrived as 0 (issue 22)
+        ast = var_store_ast(var("b", 0, 2**40, dtypes.int64))
+        res, _, _ = backend.compile_kernel(ast)
+        self.assertEqual((res["vars"], res["var_dtypes"]), (["b"], ["int64"]))
+        backend.build_program(F.API, ast, res, None, estimates=(0, 0, 0))
+        if CLANG:
+            out = (ctypes.c_int64 * 1)()
+            with tempfile.TemporaryDirectory() as tmp:
+                run_object(res, [ctypes.cast(out, ctypes.c_void_p), ctypes.c_int64(2**35 + 7)], tmp)
+            self.assertEqual(out[0], 2**35 + 7)
+        # a weakint variable beyond int32 is tinygrad's long (pm_lower_weak), one within it int
+        for hi, want in ((2**40, "int64"), (2**20, "int32")):
+            res, _, _ = backend.compile_kernel(var_store_ast(var("w", 0, hi)))
+            self.assertEqual(res["var_dtypes"], [want])
+        # an object reading a 64-bit variable as 32 bits does not fit the AST
+        with self.assertRaisesRegex(MLIRCompileError, "'b' is int64 in the AST, int32 in the object"):
+            backend.build_program(F.API, ast, dict(res, var_dtypes=["int32"], vars=["b"]), None, estimates=(0, 0, 0))
 
     def test_rejected_kernel_names_it_and_is_saved(self):
         for via, why in (("subprocess", "tinygrad-compile exited 1"), ("capi", "TGC_COMPILE_FAILED")):

@@ -143,7 +143,7 @@ def ast_digest(ast_json):
 # ---------------------------------------------------------------- compile
 
 _RESULT_FIELDS = {"name": str, "object_hex": str, "globals": list, "outs": list, "ins": list,
-                  "vars": list, "core_id_arg": int, "global_size": list}
+                  "vars": list, "var_dtypes": list, "core_id_arg": int, "global_size": list}
 
 
 def parse_result(stdout, kernel="kernel"):
@@ -398,6 +398,19 @@ def _is_alu_param(u):
     return _is_op(u, "PARAM") and a is not None and getattr(a, "name", a) == "ALU"
 
 
+def _declared_dtype(u):
+    """The dtype tinygrad's C declares variable PARAM `u` with: its own, or for a weakint one
+    pm_lower_weak's default_dtype (int32, int64 where its bounds leave int32)."""
+    name = dtype_name(u.dtype)
+    if name != "weakint":
+        return name
+    lo, hi = getattr(u.arg, "vmin_vmax", None) or (None, None)
+    return "int32" if lo is not None and -2**31 <= lo and hi < 2**31 else "int64"
+
+
+_64BIT = {"int64", "uint64"}
+
+
 def _with_slot(api, u, slot):
     if u.arg.slot == slot:
         return u
@@ -434,7 +447,14 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         raise bad(f"globals {missing} are not buffer PARAM slots of the AST ({sorted(bufs)})")
     linear = [bufs[s] for s in res["globals"]]
     vars_ = []
+    if len(res["var_dtypes"]) != len(res["vars"]):
+        raise bad(f"var_dtypes {res['var_dtypes']} do not match vars {res['vars']}")
     for i, vname in enumerate(res["vars"]):
+        # tinygrad passes each value in a 64-bit slot: a 64-bit variable the object reads as 32 bits
+        # would lose its high half (2**35 read as 0)
+        if vname in var_params and (_declared_dtype(var_params[vname]) in _64BIT) != (res["var_dtypes"][i] in _64BIT):
+            raise bad(f"var {vname!r} is {_declared_dtype(var_params[vname])} in the AST, {res['var_dtypes'][i]} "
+                      "in the object")
         slot = len(linear) + i
         if vname in var_params:
             vars_.append(_with_slot(api, var_params[vname], slot))

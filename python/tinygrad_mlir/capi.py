@@ -30,7 +30,7 @@ import threading
 from .progress import ProgressBar
 
 ENV_LIBRARY = "TINYGRAD_MLIR_CAPI"
-API_VERSION = 1
+API_VERSION = 2
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_HERE))
 
@@ -124,7 +124,8 @@ class _KernelInfo(ctypes.Structure):
                 ("global_size_expr", ctypes.c_char_p * 3), ("local_size_expr", ctypes.c_char_p * 3),
                 ("globals", _I64P), ("num_globals", ctypes.c_size_t), ("global_elements", _I64P),
                 ("outs", _I64P), ("num_outs", ctypes.c_size_t), ("ins", _I64P), ("num_ins", ctypes.c_size_t),
-                ("vars", ctypes.POINTER(ctypes.c_char_p)), ("num_vars", ctypes.c_size_t),
+                ("vars", ctypes.POINTER(ctypes.c_char_p)), ("var_dtypes", ctypes.POINTER(ctypes.c_char_p)),
+                ("num_vars", ctypes.c_size_t),
                 ("core_id_arg", ctypes.c_int32), ("codegen_ms", ctypes.c_double), ("llvm_ms", ctypes.c_double)]
 
 
@@ -410,6 +411,7 @@ class Kernel(_Handle):
             "globals": arr(ki.globals, ki.num_globals), "global_elements": arr(ki.global_elements, ki.num_globals),
             "outs": arr(ki.outs, ki.num_outs), "ins": arr(ki.ins, ki.num_ins),
             "vars": [ki.vars[i].decode() for i in range(ki.num_vars)],
+            "var_dtypes": [ki.var_dtypes[i].decode() for i in range(ki.num_vars)],
             "core_id_arg": ki.core_id_arg, "codegen_ms": ki.codegen_ms, "llvm_ms": ki.llvm_ms,
         }
         data, size = ctypes.c_void_p(), ctypes.c_size_t()
@@ -426,7 +428,7 @@ class Kernel(_Handle):
         """The fields tinygrad-compile prints (backend.check_result's input), `binary` = the object."""
         i = self.info
         return {"name": i["name"], "binary": self.object, "globals": i["globals"], "outs": i["outs"],
-                "ins": i["ins"], "vars": i["vars"], "core_id_arg": i["core_id_arg"],
+                "ins": i["ins"], "vars": i["vars"], "var_dtypes": i["var_dtypes"], "core_id_arg": i["core_id_arg"],
                 "global_size": i["global_size"], "codegen_ms": i["codegen_ms"], "llvm_ms": i["llvm_ms"]}
 
     def load(self, device):

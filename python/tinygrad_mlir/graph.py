@@ -158,6 +158,10 @@ class UOp:
       return sizes
     if op in ("FLIP", "AFTER", "STORE"): return ps
     if op == "REDUCE": return ps[self.arg[1]:]
+    if op == "BITCAST" and ps and (isz := src[0].dtype.itemsize) != (osz := self.dtype.itemsize):
+      # the last axis rescales by the ratio of the item sizes
+      if (ps[-1] * isz) % osz: raise ShapeError(f"bitcast of shape {ps} from {src[0].dtype.name} to {self.dtype.name}")
+      return ps[:-1] + (ps[-1] * isz // osz,)
     if op in UNARY: return ps
     return _broadcast_shape([s.shape for s in src])
 

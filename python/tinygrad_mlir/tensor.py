@@ -144,7 +144,8 @@ class Tensor(CompositeOps, RandOps):
     return lhs._alu(op, rhs)
 
   def bitcast(self, dtype):
-    if self.dtype.itemsize != dtype.itemsize: raise RuntimeError(f"bitcast of {self.dtype} to {dtype}: sizes differ")
+    """The same bits as `dtype`; if the item sizes differ, the last axis is rescaled (tinygrad's)."""
+    if self.dtype.is_weak or dtype.is_weak: raise RuntimeError(f"bitcast requires concrete dtypes, got {self.dtype} -> {dtype}")
     return self if self.dtype is dtype else Tensor(UOp("BITCAST", dtype, (self.uop,), dtype))
 
   def cast(self, dtype):

@@ -75,6 +75,9 @@ class MLIRRenderer(ClangRenderer):
 
 stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0,
          "transport": None}
+# TINYGRAD_MLIR_CHECK: the latest compared launch, {"label": ..., "outputs": {slot: (ours, tinygrad's)}} (numpy
+# arrays), for callers that classify a mismatch themselves (scripts/random-kernels.py: tinygrad's C undefined)
+last_check = {}
 _original_do_to_program = None
 
 
@@ -177,12 +180,20 @@ class _CheckingProgram:
         from tinygrad.dtype import _to_np_dtype
         stats["checked"] += 1
         bad = []
+        last_check.clear()
+        last_check.update(label=self.label, outputs={})
         for s in sorted(set(self.prg.arg.outs) | set(self.ref.arg.outs)):
             dt = self.dts.get(s)
             npdt = _to_np_dtype(dt) if dt is not None and dt not in (dtypes.bfloat16, *dtypes.fp8s) else np.uint8
             ours = np.frombuffer(ctypes.string_at(by_slot[s].va_addr, by_slot[s].size), dtype=npdt)
             ref = np.frombuffer(copies[s].arr.tobytes(), dtype=npdt)
-            if ours.dtype.kind == "f" and os.environ.get("TINYGRAD_MLIR_CHECK") == "exact":
+            if dt == dtypes.bfloat16:  # as the floats they hold (a NaN is a NaN, whatever its payload)
+                ours, ref = (x.view(np.uint16).astype(np.uint32) << 16 for x in (ours, ref))
+                ours, ref = ours.view(np.float32), ref.view(np.float32)
+            last_check["outputs"][s] = (ours.copy(), ref)
+            if dt == dtypes.bfloat16:  # bit for bit, as before, but for the NaN payload
+                ok = (ours.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(ours) & np.isnan(ref))
+            elif ours.dtype.kind == "f" and os.environ.get("TINYGRAD_MLIR_CHECK") == "exact":
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))
             elif ours.dtype.kind == "f":
@@ -203,8 +214,11 @@ class _CheckingProgram:
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "wrong-" + self.label.split()[0],
                                         self.ast_json, msg)
-            # the inputs, by slot (raw bytes before the launch), to rerun the kernel
+            # the inputs, by slot (raw bytes before the launch), to rerun the kernel, and tinygrad's outputs
+            # (python/tools/case_from_mismatch.py makes a tinygrad-run case of them)
             np.savez(path[:-5] + ".inputs.npz", **{f"slot{s}": np.frombuffer(d, np.uint8) for s, d in before.items()})
+            np.savez(path[:-5] + ".tinygrad.npz", **{f"slot{s}": copies[s].arr.copy() for s in self.ref.arg.outs},
+                     **({"vars": np.array([[k, str(v)] for k, v in var_vals.items()])} if var_vals else {}))
 
 
 def _install_check_runtime():

@@ -165,6 +165,70 @@ def int8_wrapped_shift_div():
     "truncates (random-kernels seed 32 #146)", (a.cast(dtypes.int8) // 16).cast(dtypes.int32)
 
 
+# every integer dtype, in the order float_to_int_rule.py lays them out
+INT_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+EDGE_FLOATS = [0.0, -0.0, 0.7, -0.7, 1.5, -1.5, 127.9, 128.0, -129.0, 255.9, 256.0, 300.0, -300.0, 65535.0, 70000.0,
+               -70000.0, 2.0**31 - 128, 2.0**31, -2.0**31, -2.0**31 - 1024, 3e9, 2.0**32, 5e9, -1e10, 2.0**63, -2.0**63,
+               1e19, 1.8e19, 2e19, -1e19, 1e30, math.inf, -math.inf, math.nan]
+
+
+def _float_to_ints(dt):
+  a = Tensor(EDGE_FLOATS, dtype=dt).realize()
+  return a, f"{dt.name} cast to every integer dtype (then int64, concatenated): out of range C is undefined, " \
+    "ours the rule of float_to_int_rule.py", Tensor.cat(*[a.cast(getattr(dtypes, n)).cast(dtypes.int64) for n in INT_DTYPES])
+
+
+def float32_to_ints(): return _float_to_ints(dtypes.float32)
+def float64_to_ints(): return _float_to_ints(dtypes.float64)
+
+
+def int32_sin():
+  a = Tensor(list(range(-19, 20)) + [2**31 - 1, -2**31, 40000, -123456789], dtype=dtypes.int32).realize()
+  return a, "sin of int32: xsin's Payne-Hanek arm (discarded below 30) converts floats to uint64; an " \
+    "out-of-range fptoui was poison in LLVM and we returned x itself", a.sin()
+
+
+def max_nan_lanes():
+  # NaN in some lanes of each row: tinygrad's unrolled MAX meets the lanes first, `(l0<l1)?l1:l0` ..., then
+  # the accumulator, so a NaN lane 0 drops its whole group
+  # a NaN first in each row, the row's largest value right after it (in the NaN's group)
+  a = Tensor([[math.nan if j == 0 else 100.0 + i if j == 1 else ((i * 13 + j * 5) % 17) - 8.0 for j in range(64)]
+              for i in range(8)], dtype=dtypes.float32).realize()
+  return a, "max over rows holding NaNs: tinygrad's horizontal MAX of the unrolled lanes comes before the " \
+    "accumulator (random-kernels --edges seed 101 #16: -1 where tinygrad says 1)", a.max(1)
+
+
+def prod_pad_inf():
+  a = Tensor([[math.inf, 2.0, -math.inf, 0.5, math.nan, 1.0, 3.0, -1.0, 2.0] for _ in range(4)],
+             dtype=dtypes.float16).realize()
+  b = Tensor([[1.0] * 8 for _ in range(4)], dtype=dtypes.float16).realize()
+  return a, "prod over a padded axis holding inf/NaN: tinygrad's per-lane x*0 -> 0 makes the product 0 " \
+    "(random-kernels --edges seed 101 #21: NaN where tinygrad says 0)", (a.pad(((0, 0), (2, 3))) * 1).prod(1)
+
+
+def _near_one(n, m, seed):
+  return [[1.0 + 0.003 * math.sin(seed + 7.1 * i + 0.37 * j) for j in range(m)] for i in range(n)]
+
+
+def half_prod_chain():
+  a = Tensor(_near_one(16, 256, 1), dtype=dtypes.half).realize()
+  return a, "half prod: the C's `acc*x0*x1*x2*x3` computes in float and rounds once per step of the loop " \
+    "(rounding each product drifted 5%)", a.prod(1).cast(dtypes.float32)
+
+
+def bf16_prod_lanes():
+  a = Tensor(_near_one(16, 256, 2), dtype=dtypes.float32).cast(dtypes.bfloat16).realize()
+  return a, "bfloat16 prod: each op cast back, the unrolled lanes multiplied first, then the accumulator " \
+    "(random-kernels --edges seed 312 #33: 1 ulp per step, 4% over 256)", a.prod(1).cast(dtypes.float32)
+
+
+def uint8_neg_mod():
+  a = Tensor([(x * 37) % 256 for x in range(64)], dtype=dtypes.uint8).realize()
+  return a, "uint8 (a*-1) % 3: tinygrad decides the modulo on the MUL's bounds, which may be negative, so it " \
+    "keeps the sign fix-up and reads a*-1 (NEG after its late rewrite) wrapped to uint8 (random-kernels --edges seed " \
+    "511 #140: 255 where tinygrad says 0)", (a * -1) % 3
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -175,7 +239,10 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
             "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
             "int8_wrapped_shift_div": int8_wrapped_shift_div,
-            "uint32_var_division": uint32_var_division}
+            "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
+            "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
+            "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
+            "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod}
 
 
 def main():

@@ -87,9 +87,11 @@ int main(int argc, char **argv) {
       a.push_back(x);
     return a;
   };
-  json::Array vars;
+  json::Array vars, varDTypes;
   for (const std::string &v : s.vars)
     vars.push_back(v);
+  for (DType dt : s.varDTypes)
+    varDTypes.push_back(getName(dt));
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   llvm::outs() << json::Value(json::Object{
                       {"name", s.name},
@@ -98,6 +100,7 @@ int main(int argc, char **argv) {
                       {"outs", ints(s.outs)},
                       {"ins", ints(s.ins)},
                       {"vars", std::move(vars)},
+                      {"var_dtypes", std::move(varDTypes)},
                       {"core_id_arg", s.coreIdArg},
                       {"global_size", json::Array{s.threads, 1, 1}},
                       {"codegen_ms", k->codegenMs},

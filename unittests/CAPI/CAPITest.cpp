@@ -210,6 +210,7 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
   EXPECT_EQ(info.ins[0], 1);
   ASSERT_EQ(info.num_vars, 1u);
   EXPECT_STREQ(info.vars[0], "k");
+  EXPECT_STREQ(info.var_dtypes[0], "int32"); // a weakint in int32's bounds: tinygrad's `const int`
   EXPECT_EQ(info.core_id_arg, -1);
   EXPECT_EQ(info.global_size[0], 1);
   EXPECT_STREQ(info.global_size_expr[0], "1");
@@ -253,6 +254,40 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
 
   tgrt_buffer_free(small);
   tgrt_buffer_free(in);
+  tgrt_buffer_free(out);
+  tgrt_program_free(prog);
+  tgrt_device_close(dev);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+}
+
+// A 64-bit variable keeps its width through the kernel ABI, the C API and
+// the runtime: tinygrad's C declares `const long b` and passes a 64-bit slot
+// (issue 22: read as an i32 argument, 2^35 arrived as 0).
+TEST(CAPI, Int64VariableKeepsItsWidth) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_long.json");
+  ASSERT_TRUE(m);
+  tgc_kernel *k = nullptr;
+  ASSERT_EQ(tgc_compile_kernel_cpu(m, nullptr, &k), TGC_OK) << lastError();
+  tgc_kernel_info info = {};
+  info.api_version = TGC_API_VERSION;
+  ASSERT_EQ(tgc_kernel_get_info(k, &info), TGC_OK) << lastError();
+  ASSERT_EQ(info.num_vars, 1u);
+  EXPECT_STREQ(info.vars[0], "b");
+  EXPECT_STREQ(info.var_dtypes[0], "int64");
+  tgrt_device *dev = nullptr;
+  ASSERT_EQ(tgrt_device_open("CPU", nullptr, &dev), TGRT_OK);
+  tgrt_program *prog = nullptr;
+  ASSERT_EQ(tgc_kernel_load(k, dev, &prog), TGC_OK) << lastError();
+  tgrt_buffer *out = nullptr;
+  ASSERT_EQ(tgrt_buffer_alloc(dev, sizeof(int64_t), &out), TGRT_OK);
+  for (int64_t v : {int64_t(1) << 35, (int64_t(1) << 40) - 3, int64_t(5)}) {
+    ASSERT_EQ(tgc_kernel_launch(k, prog, &out, 1, &v, 1), TGC_OK) << lastError();
+    int64_t got = 0;
+    ASSERT_EQ(tgrt_buffer_copy_out(out, 0, &got, sizeof got), TGRT_OK);
+    EXPECT_EQ(got, v);
+  }
   tgrt_buffer_free(out);
   tgrt_program_free(prog);
   tgrt_device_close(dev);

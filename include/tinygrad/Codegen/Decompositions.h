@@ -14,6 +14,13 @@
 
 namespace mlir::tinygrad::decomp {
 
+/// pm_cast_float_alu: a float ALU (SIN, LOG2, EXP2, SQRT, RECIPROCAL) over
+/// an operand of another dtype (`Tensor.sin` of an int tensor) takes an
+/// explicit cast to its own dtype, so the decompositions below compute in
+/// floats. tinygrad runs it after "final symbolic", before the decomps.
+std::vector<sym::pat::Rule> castFloatAluRules();
+const sym::PatternMatcher &castFloatAluPatterns();
+
 /// xexp2 / xlog2 / xsin (get_transcendental_patterns without SQRT: the CPU
 /// target keeps SQRT).
 std::vector<sym::pat::Rule> transcendentalRules();

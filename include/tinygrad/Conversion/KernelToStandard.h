@@ -27,6 +27,9 @@ struct KernelSignature {
   std::vector<int64_t> bufferElems; ///< elements each of those buffers needs
   std::vector<int64_t> outs, ins;
   std::vector<std::string> vars; ///< scalar arguments after the buffers
+  /// The dtype tinygrad's C declares each var with: a 64-bit one is an i64
+  /// argument, every other an i32 (each passed in a 64-bit slot).
+  std::vector<DType> varDTypes;
   int64_t coreIdArg = -1;        ///< argument index of core_id, -1 if none
   int64_t threads = 1;           ///< global_size[0]
   std::vector<opt::Opt> appliedOpts; ///< what apply_opts applied

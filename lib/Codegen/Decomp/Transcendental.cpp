@@ -269,6 +269,24 @@ bool transcendentalDType(DType dt) {
 
 } // namespace
 
+std::vector<sym::pat::Rule> castFloatAluRules() {
+  return std::vector<Rule>{
+      {"cast float alu operands", up({Op::SIN, Op::LOG2, Op::EXP2, Op::SQRT, Op::RECIPROCAL}, {var(n::x)}, n::u),
+       [](Match &m) -> UOpRef {
+         UOpRef u = m[n::u], x = m[n::x];
+         if (x->dtype == u->dtype)
+           return nullptr;
+         UOpRef r = m.ctx.alu(u->op, {m.ctx.cast(x, u->dtype)});
+         return r && r->dtype == u->dtype ? r : nullptr;
+       }},
+  };
+}
+
+const sym::PatternMatcher &castFloatAluPatterns() {
+  static const sym::PatternMatcher pm(castFloatAluRules());
+  return pm;
+}
+
 std::vector<sym::pat::Rule> transcendentalRules() {
   static const DTypeSet kFloats{DType::Float16, DType::Float32, DType::Float64};
   return std::vector<Rule>{

@@ -66,6 +66,8 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
   // folds what that decides: a clip bound past half's range is inf there.
   step("lower all index dtypes", [&](UOpRef s) { return sym::graphRewrite(ctx, s, sym::commitWeak()); });
   step("final symbolic", [&](UOpRef s) { return sym::graphRewrite(ctx, s, sym::symbolic()); });
+  // "cast float alu operands": xsin on an int operand computed in ints.
+  step("cast float alu", [&](UOpRef s) { return sym::graphRewrite(ctx, s, decomp::castFloatAluPatterns()); });
   // tinygrad's order: dtype decomps, then the late ones (transcendentals).
   step("decomp dtypes", [&](UOpRef s) { return decomp::dtypeDecompositions(ctx, s); });
   step("late decompositions",

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include <cmath>
+
 namespace mlir::tinygrad::kernel_emitter {
 
 Value Emitter::constant(const Scalar &s, DType dt) {
@@ -76,15 +78,8 @@ Value Emitter::convertCompute(Value v, DType from, DType to) {
     }
     return arith::TruncFOp::create(b, loc, S(dt), v);
   }
-  if (sf) {
-    // C converts through the integer width of the target; x86 gives the
-    // "integer indefinite" value out of range.
-    Type wide = dt.getIntOrFloatBitWidth() < 32 ? b.getI32Type() : dt;
-    Value r = isUnsignedDT(to) && dt.getIntOrFloatBitWidth() >= 32
-                  ? arith::FPToUIOp::create(b, loc, S(wide), v).getResult()
-                  : arith::FPToSIOp::create(b, loc, S(wide), v).getResult();
-    return wide == dt ? r : arith::TruncIOp::create(b, loc, S(dt), r).getResult();
-  }
+  if (sf)
+    return floatToInt(v, to);
   if (df)
     return isUnsignedDT(from) ? arith::UIToFPOp::create(b, loc, S(dt), v).getResult()
                               : arith::SIToFPOp::create(b, loc, S(dt), v).getResult();
@@ -93,6 +88,51 @@ Value Emitter::convertCompute(Value v, DType from, DType to) {
     return arith::TruncIOp::create(b, loc, S(dt), v);
   return isUnsignedDT(from) ? arith::ExtUIOp::create(b, loc, S(dt), v).getResult()
                             : arith::ExtSIOp::create(b, loc, S(dt), v).getResult();
+}
+
+Value Emitter::floatToSigned(Value v, unsigned width) {
+  // fptosi of a value outside (-2^(w-1) - 1, 2^(w-1)) or of NaN is poison
+  // in LLVM; it only ever sees an in-range value here.
+  Type ft = getElementTypeOrSelf(v.getType());
+  Type it = b.getIntegerType(width);
+  double lim = std::ldexp(1.0, int(width) - 1);
+  auto cmp = [&](arith::CmpFPredicate p, double c) {
+    return arith::CmpFOp::create(b, loc, p, v, splatLike(v, b.getFloatAttr(ft, c))).getResult();
+  };
+  // Ordered: false for NaN.
+  Value in = arith::AndIOp::create(b, loc, cmp(arith::CmpFPredicate::OGE, -lim), cmp(arith::CmpFPredicate::OLT, lim));
+  Value safe = arith::SelectOp::create(b, loc, in, v, zeroLike(v));
+  Value r = arith::FPToSIOp::create(b, loc, shapedLike(v, it), safe);
+  Value indefinite = splatLike(r, b.getIntegerAttr(it, APInt::getSignedMinValue(width)));
+  return arith::SelectOp::create(b, loc, in, r, indefinite);
+}
+
+Value Emitter::floatToInt(Value v, DType to) {
+  // C leaves a float outside the target's range (and NaN) undefined, and
+  // tinygrad's answer there is whatever instruction clang picks (AVX-512's
+  // unsigned converts saturate, a vectorized double -> int8 saturates,
+  // SSE's give INT_MIN). Ours is one rule, numpy's on x86-64: a signed
+  // 32/64-bit target is cvtt* (truncate; NaN and out of range give the
+  // "integer indefinite" INT_MIN); narrower types convert to int32 that
+  // way and wrap, as C's conversion through int does; an unsigned 32/64-bit
+  // target is the generic expansion GCC and LLVM use without a native
+  // unsigned convert: below 2^(w-1) (or NaN) the signed conversion, else
+  // the signed conversion of x - 2^(w-1) with the top bit flipped.
+  Type dt = ty(to);
+  unsigned dw = dt.getIntOrFloatBitWidth();
+  if (dw < 32) {
+    Value r = floatToSigned(v, 32);
+    return arith::TruncIOp::create(b, loc, shapedLike(v, dt), r);
+  }
+  if (!isUnsignedDT(to))
+    return floatToSigned(v, dw);
+  Type ft = getElementTypeOrSelf(v.getType());
+  Value half = splatLike(v, b.getFloatAttr(ft, std::ldexp(1.0, int(dw) - 1)));
+  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v, half);
+  Value x = arith::SelectOp::create(b, loc, big, arith::SubFOp::create(b, loc, v, half), v);
+  Value r = floatToSigned(x, dw);
+  Value top = splatLike(r, b.getIntegerAttr(dt, APInt::getSignedMinValue(dw)));
+  return arith::SelectOp::create(b, loc, big, arith::XOrIOp::create(b, loc, r, top), r);
 }
 
 } // namespace mlir::tinygrad::kernel_emitter

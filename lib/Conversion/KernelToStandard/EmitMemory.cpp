@@ -373,11 +373,13 @@ Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
   if (alt && a.gate && !(other = emitL(alt)))
     return {};
   if (!a.laneGates.empty()) {
-    LaneMask altZero = alt ? maskTo(zeroLanes(alt), laneShape(alt), shape) : LaneMask(a.lanes, true);
-    LaneMask off(a.lanes, false);
-    for (unsigned l = 0; l < a.lanes && !altZero.empty(); ++l)
-      off[l] = a.laneGates[l] == 0 && altZero[l];
-    loadZeroLanes[u] = off;
+    LaneConsts altConst = alt ? lanesTo(constLanes(alt), laneShape(alt), shape)
+                              : LaneConsts(a.lanes, u->ctx().cnst(Scalar::fromInt(0), a.dt));
+    LaneConsts off(a.lanes, nullptr);
+    for (unsigned l = 0; l < a.lanes && !altConst.empty(); ++l)
+      if (a.laneGates[l] == 0)
+        off[l] = altConst[l];
+    loadConstLanes[u] = off;
   }
   setInsertionAt(depth);
   if (!a.gate)

@@ -80,21 +80,37 @@ static bool powerOfTwoDivisor(UOpRef u) {
   return d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i);
 }
 
+/// The bounds tinygrad's division decompositions saw for `x`: they run
+/// before the late rewrite that makes an integer `x*-1` our NEG, so a NEG
+/// has MUL's bounds there, (-vmax, -vmin), where its own are the dtype's
+/// (uint8 `-x % 3` keeps its sign fix-up, and reads -x wrapped).
+static std::pair<Scalar, Scalar> decompBounds(UOpRef x) {
+  if (x->op == K::NEG && isInt(x->dtype)) {
+    const Scalar &lo = x->src[0]->vmin(), &hi = x->src[0]->vmax();
+    if (lo.isInt() && hi.isInt())
+      return {Scalar::fromInt(-hi.i), Scalar::fromInt(-lo.i)};
+  }
+  return {x->vmin(), x->vmax()};
+}
+
 /// floordiv_to_idiv / floormod_to_mod's first case: operands whose bounds
 /// give the signs, where tinygrad writes C's truncating `/` and `%` (also
 /// when a wrapped narrow value breaks the bound: that is its C's answer).
 static bool signsKnown(UOpRef u) {
-  UOpRef a = u->src[0], d = u->src[1];
+  UOpRef d = u->src[1];
+  auto [amin, amax] = decompBounds(u->src[0]);
   auto lt0 = [](const Scalar &x) { return x.isInt() && x.i < 0; };
   auto ge0 = [](const Scalar &x) { return x.isInt() && x.i >= 0; };
   auto gt0 = [](const Scalar &x) { return x.isInt() && x.i > 0; };
   auto le0 = [](const Scalar &x) { return x.isInt() && x.i <= 0; };
-  return (ge0(a->vmin()) && gt0(d->vmin())) || (le0(a->vmax()) && lt0(d->vmax()));
+  return (ge0(amin) && gt0(d->vmin())) || (le0(amax) && lt0(d->vmax()));
 }
 
 /// A FLOORDIV/FLOORMOD tinygrad's decompositions turn into one shift, mask,
 /// CDIV or CMOD (a power-of-two divisor, or operands of known signs).
 static bool plainDivision(UOpRef u) { return powerOfTwoDivisor(u) || signsKnown(u); }
+
+static bool isIntDivision(K op) { return op == K::CDIV || op == K::CMOD || op == K::FLOORDIV || op == K::FLOORMOD; }
 
 Value Emitter::promotedAlu(UOpRef u, ArrayRef<Value> in) {
   // C promotes 8- and 16-bit operands to int: tinygrad's C wraps such a
@@ -169,38 +185,10 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
     return fail(u, "unsupported dtype");
   bool f = isa<FloatType>(t);
   bool uns = isUnsignedDT(opdt);
-  // A power of two takes the shift / mask (floor semantics); else known
-  // signs take C's truncating division, as tinygrad's decompositions do.
-  if (!f && (op == K::FLOORDIV || op == K::FLOORMOD) && !powerOfTwoDivisor(u) && signsKnown(u))
-    op = op == K::FLOORDIV ? K::CDIV : K::CMOD;
-  if (!f && (op == K::CDIV || op == K::CMOD || op == K::FLOORDIV || op == K::FLOORMOD) &&
-      t.getIntOrFloatBitWidth() <= 32 && u->src[1]->op != K::CONST)
-    return divideViaF64(op, v[0], v[1], uns);
-  // Floor semantics by 2^k are an arithmetic shift and a mask in two's
-  // complement, as tinygrad's C writes them; arith.floordivsi would reach
-  // LLVM as a truncating divide and a sign fix-up it does not fold back
-  // (seven instructions per lane in every exp2's exponent split).
-  if (!f && (op == K::FLOORDIV || op == K::FLOORMOD) && powerOfTwoDivisor(u)) {
-    int64_t d = u->src[1]->val().i;
-    if (op == K::FLOORMOD)
-      return arith::AndIOp::create(b, loc, v[0], intLike(v[0], d - 1)).getResult();
-    Value k = intLike(v[0], llvm::Log2_64((uint64_t)d));
-    return uns ? arith::ShRUIOp::create(b, loc, v[0], k).getResult() : arith::ShRSIOp::create(b, loc, v[0], k).getResult();
-  }
-  // A signed CDIV by 2^k is tinygrad's `(x + (x<0 ? 2^k-1 : 0)) >> k`
-  // with `x<0` folded where x's bounds decide it: a plain shift when they
-  // say x >= 0, which is its C's answer even where a wrapped narrow value
-  // breaks them ((signed char)ushort >> 4: floor, where a divide truncates).
-  if (!f && !uns && op == K::CDIV && powerOfTwoDivisor(u)) {
-    const Scalar &lo = u->src[0]->vmin(), &hi = u->src[0]->vmax();
-    int64_t d = u->src[1]->val().i;
-    Value k = intLike(v[0], llvm::Log2_64((uint64_t)d));
-    if (lo.isInt() && lo.i >= 0)
-      return arith::ShRSIOp::create(b, loc, v[0], k).getResult();
-    if (hi.isInt() && hi.i < 0)
-      return arith::ShRSIOp::create(b, loc, arith::AddIOp::create(b, loc, v[0], intLike(v[0], d - 1)), k)
-          .getResult();
-  }
+  if (!f && isIntDivision(op))
+    return guardedDivision(u, v[0], v[1], uns);
+  if (!f && (op == K::SHL || op == K::SHR))
+    return guardedShift(u, v[0], v[1], uns);
   auto cmpi = [&](arith::CmpIPredicate p) { return arith::CmpIOp::create(b, loc, p, v[0], v[1]).getResult(); };
   auto cmpf = [&](arith::CmpFPredicate p) { return arith::CmpFOp::create(b, loc, p, v[0], v[1]).getResult(); };
   switch (op) {
@@ -223,34 +211,10 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::AND: return arith::AndIOp::create(b, loc, v[0], v[1]);
   case K::OR: return arith::OrIOp::create(b, loc, v[0], v[1]);
   case K::XOR: return arith::XOrIOp::create(b, loc, v[0], v[1]);
-  case K::SHL: return arith::ShLIOp::create(b, loc, v[0], v[1]);
-  case K::SHR: return uns ? arith::ShRUIOp::create(b, loc, v[0], v[1]).getResult() : arith::ShRSIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::CDIV:
-    if (f)
-      return arith::DivFOp::create(b, loc, v[0], v[1]);
-    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::DivSIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::CMOD:
-    if (f)
-      return arith::RemFOp::create(b, loc, v[0], v[1]);
-    return uns ? arith::RemUIOp::create(b, loc, v[0], v[1]).getResult() : arith::RemSIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::FLOORDIV:
-    if (f)
-      return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, v[0], v[1]));
-    return uns ? arith::DivUIOp::create(b, loc, v[0], v[1]).getResult() : arith::FloorDivSIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::FLOORMOD: {
-    if (uns)
-      return arith::RemUIOp::create(b, loc, v[0], v[1]);
-    if (f)
-      return fail(u, "float FLOORMOD");
-    // Python's %: the remainder takes the divisor's sign.
-    Value r = arith::RemSIOp::create(b, loc, v[0], v[1]);
-    Value zero = zeroLike(v[0]);
-    Value rne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
-    Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
-    Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v[1], zero);
-    Value fix = arith::AndIOp::create(b, loc, rne, arith::XOrIOp::create(b, loc, rneg, bneg));
-    return arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, v[1]), r);
-  }
+  case K::CDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
+  case K::CMOD: return arith::RemFOp::create(b, loc, v[0], v[1]);
+  case K::FLOORDIV: return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, v[0], v[1]));
+  case K::FLOORMOD: return fail(u, "float FLOORMOD");
   case K::WHERE: return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
   case K::SQRT: return math::SqrtOp::create(b, loc, v[0]);
   case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
@@ -291,6 +255,122 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   }
 }
 
+/// Whether the integer bounds of `x` (tinygrad's vmin/vmax) may hold `c`.
+static bool mayBe(UOpRef x, __int128 c) {
+  const Scalar &lo = x->vmin(), &hi = x->vmax();
+  return !lo.isInt() || !hi.isInt() || (lo.i <= c && c <= hi.i);
+}
+
+Value Emitter::guardedDivision(UOpRef u, Value a, Value d, bool uns) {
+  // A divisor of 0, or -1 under INT_MIN, is undefined in C and in LLVM
+  // (and poison through the f64 quotient). tinygrad's exec_alu defines
+  // them: x / 0 = 0, x % 0 = x, INT_MIN / -1 wraps to INT_MIN, INT_MIN % -1
+  // = 0. The instruction sees a safe divisor (1) and a select gives those
+  // answers; bounds that exclude the cases emit no guard.
+  K op = u->op;
+  bool isDiv = op == K::CDIV || op == K::FLOORDIV;
+  unsigned w = getElementTypeOrSelf(a.getType()).getIntOrFloatBitWidth();
+  __int128 intMin = -(__int128(1) << (w - 1));
+  bool zero = mayBe(u->src[1], 0);
+  bool overflow = !uns && mayBe(u->src[1], -1) && mayBe(u->src[0], intMin);
+  if (!zero && !overflow)
+    return integerDivision(u, a, d, uns);
+  auto eq = [&](int64_t c) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, intLike(d, c)).getResult(); };
+  Value isZero = zero ? eq(0) : Value(), isM1 = overflow ? eq(-1) : Value();
+  Value bad = isZero && isM1 ? arith::OrIOp::create(b, loc, isZero, isM1).getResult() : isZero ? isZero : isM1;
+  Value safe = arith::SelectOp::create(b, loc, bad, intLike(d, 1), d);
+  Value r = integerDivision(u, a, safe, uns);
+  if (!r)
+    return r;
+  // By 1 the quotient is a and the remainder 0: right for % by -1.
+  if (isM1 && isDiv)
+    r = arith::SelectOp::create(b, loc, isM1, arith::SubIOp::create(b, loc, zeroLike(a), a), r);
+  if (isZero)
+    r = arith::SelectOp::create(b, loc, isZero, isDiv ? zeroLike(a) : a, r);
+  return r;
+}
+
+Value Emitter::integerDivision(UOpRef u, Value a, Value d, bool uns) {
+  K op = u->op;
+  Type t = getElementTypeOrSelf(a.getType());
+  // A power of two takes the shift / mask (floor semantics); else known
+  // signs take C's truncating division, as tinygrad's decompositions do.
+  if ((op == K::FLOORDIV || op == K::FLOORMOD) && !powerOfTwoDivisor(u) && signsKnown(u))
+    op = op == K::FLOORDIV ? K::CDIV : K::CMOD;
+  if (t.getIntOrFloatBitWidth() <= 32 && u->src[1]->op != K::CONST)
+    return divideViaF64(op, a, d, uns);
+  // Floor semantics by 2^k are an arithmetic shift and a mask in two's
+  // complement, as tinygrad's C writes them; arith.floordivsi would reach
+  // LLVM as a truncating divide and a sign fix-up it does not fold back
+  // (seven instructions per lane in every exp2's exponent split).
+  if ((op == K::FLOORDIV || op == K::FLOORMOD) && powerOfTwoDivisor(u)) {
+    int64_t c = u->src[1]->val().i;
+    if (op == K::FLOORMOD)
+      return arith::AndIOp::create(b, loc, a, intLike(a, c - 1)).getResult();
+    Value k = intLike(a, llvm::Log2_64((uint64_t)c));
+    return uns ? arith::ShRUIOp::create(b, loc, a, k).getResult() : arith::ShRSIOp::create(b, loc, a, k).getResult();
+  }
+  // A signed CDIV by 2^k is tinygrad's `(x + (x<0 ? 2^k-1 : 0)) >> k`
+  // with `x<0` folded where x's bounds decide it: a plain shift when they
+  // say x >= 0, which is its C's answer even where a wrapped narrow value
+  // breaks them ((signed char)ushort >> 4: floor, where a divide truncates).
+  if (!uns && op == K::CDIV && powerOfTwoDivisor(u)) {
+    auto [lo, hi] = decompBounds(u->src[0]);
+    int64_t c = u->src[1]->val().i;
+    Value k = intLike(a, llvm::Log2_64((uint64_t)c));
+    if (lo.isInt() && lo.i >= 0)
+      return arith::ShRSIOp::create(b, loc, a, k).getResult();
+    if (hi.isInt() && hi.i < 0)
+      return arith::ShRSIOp::create(b, loc, arith::AddIOp::create(b, loc, a, intLike(a, c - 1)), k)
+          .getResult();
+  }
+  switch (op) {
+  case K::CDIV:
+    return uns ? arith::DivUIOp::create(b, loc, a, d).getResult() : arith::DivSIOp::create(b, loc, a, d).getResult();
+  case K::CMOD:
+    return uns ? arith::RemUIOp::create(b, loc, a, d).getResult() : arith::RemSIOp::create(b, loc, a, d).getResult();
+  case K::FLOORDIV:
+    return uns ? arith::DivUIOp::create(b, loc, a, d).getResult() : arith::FloorDivSIOp::create(b, loc, a, d).getResult();
+  default: {
+    if (uns)
+      return arith::RemUIOp::create(b, loc, a, d);
+    // Python's %: the remainder takes the divisor's sign.
+    Value r = arith::RemSIOp::create(b, loc, a, d);
+    Value zero = zeroLike(a);
+    Value rne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
+    Value fix = arith::AndIOp::create(b, loc, rne, arith::XOrIOp::create(b, loc, rneg, bneg));
+    return arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, d), r);
+  }
+  }
+}
+
+Value Emitter::guardedShift(UOpRef u, Value x, Value y, bool uns) {
+  // C leaves a shift by the width or more undefined (x86's scalar shifts
+  // mask the count, its vector shifts give 0), LLVM makes it poison.
+  // tinygrad's exec_alu shifts Python ints and truncates: x << y is 0 and
+  // x >> y is 0 or -1 (the sign) for y >= the width. A count read as
+  // unsigned (a negative one is out of range) selects those answers; bounds
+  // within [0, width) emit no guard.
+  unsigned w = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
+  const Scalar &lo = u->src[1]->vmin(), &hi = u->src[1]->vmax();
+  bool inRange = lo.isInt() && hi.isInt() && lo.i >= 0 && hi.i < w;
+  bool shl = u->op == K::SHL;
+  auto shift = [&](Value by) -> Value {
+    if (shl)
+      return arith::ShLIOp::create(b, loc, x, by);
+    return uns ? arith::ShRUIOp::create(b, loc, x, by).getResult() : arith::ShRSIOp::create(b, loc, x, by).getResult();
+  };
+  if (inRange)
+    return shift(y);
+  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, y, intLike(y, w));
+  if (!shl && !uns) // the sign in every bit: a shift by w - 1
+    return shift(arith::SelectOp::create(b, loc, ok, y, intLike(y, w - 1)));
+  // select yields the chosen operand only: the other one's poison stays there.
+  return arith::SelectOp::create(b, loc, ok, shift(y), zeroLike(x));
+}
+
 Value Emitter::divideViaF64(K op, Value a, Value d, bool uns) {
   // x86 has no vector integer divide: LLVM's vectorizers split one into a
   // divide per lane between extracts and inserts (int_truncdiv_fmod: 0.76x
@@ -299,7 +379,8 @@ Value Emitter::divideViaF64(K op, Value a, Value d, bool uns) {
   // exact enough to round the same way: its error is below 2^-22/|d|, the
   // gap from a/d to the next integer at least 1/|d|, so truncating
   // (flooring) it gives the integer quotient. The remainder follows as
-  // a - q*d. A zero divisor, which traps in tinygrad's C, yields some value.
+  // a - q*d. guardedDivision keeps d from 0 and INT_MIN / -1, so the
+  // quotient converts in range (no poison from fptosi/fptoui).
   Type ft = shapedLike(a, b.getF64Type());
   auto toF = [&](Value x) -> Value {
     return uns ? arith::UIToFPOp::create(b, loc, ft, x).getResult() : arith::SIToFPOp::create(b, loc, ft, x).getResult();

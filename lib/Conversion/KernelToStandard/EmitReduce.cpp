@@ -45,6 +45,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     Value r = combineF32(cur, x);
     return r && isHalfLike(dt) ? roundToStorage(r, dt) : r;
   };
+  // A half chain `acc*x0*x1...` is one expression of tinygrad's C, which
+  // computes __fp16 arithmetic in float and rounds once, where it assigns
+  // the accumulator; a bfloat16 op is cast back one by one (combine).
+  bool halfChain = dt == DType::Float16 && (kind == tg::ReduceKind::Add || kind == tg::ReduceKind::Mul);
+  auto chainStep = [&](Value cur, Value x) { return halfChain ? combineF32(cur, x) : combine(cur, x); };
+  auto endChain = [&](Value cur) { return halfChain ? roundToStorage(cur, dt) : cur; };
   // The reduce ranges: loops, outermost first in axis order, and the
   // UNROLL/UPCAST ranges the expander folds, in the order the REDUCE lists
   // them (tinygrad's flatten_range order, which its CONTRACT keeps: the
@@ -120,12 +126,15 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return cur;
   };
   // Per folded lane c, the output lanes whose term tinygrad's per-lane
-  // symbolic folds to 0 and so drops from the sum (a padded border's
-  // `acc + 0`, see EmitZeroLanes.cpp); empty when the sum drops nothing.
-  // Known once the source is emitted.
+  // symbolic folds to the constant 0 (a padded border, see
+  // EmitZeroLanes.cpp): a sum drops it (`acc + 0`); a product is 0 (`x*0`
+  // folds to 0 whatever x, inf and NaN included, and so does every later
+  // `0*x` of the chain). Empty when no term is such a constant. Known once
+  // the source is emitted.
   SmallVector<LaneMask> dropped;
+  LaneMask zeroProduct;
   auto findDropped = [&]() {
-    if (kind != tg::ReduceKind::Add || !f)
+    if ((kind != tg::ReduceKind::Add && kind != tg::ReduceKind::Mul) || !f)
       return;
     SmallVector<UOpRef, 2> srcShape = laneShape(src);
     LaneMask z = mulFold ? LaneMask() : zeroLanes(src);
@@ -145,6 +154,16 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       LaneVals vals = laneVals(folded, c);
       dropped.push_back(maskTo(z, srcShape, outShape, &vals));
     }
+    if (kind == tg::ReduceKind::Mul) {
+      zeroProduct.assign(numLanes(outShape), false);
+      for (const LaneMask &m : dropped)
+        for (size_t o = 0; o < m.size(); ++o)
+          zeroProduct[o] = zeroProduct[o] || m[o];
+      dropped.clear();
+    }
+  };
+  auto foldZeroProduct = [&](Value cur) {
+    return zeroProduct.empty() ? cur : selectLanes(zeroProduct, zeroLike(cur), cur);
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
   if (loops.empty()) {
@@ -182,8 +201,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       }
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c)
-        cur = combine(cur, terms[c]);
-      return cur;
+        cur = chainStep(cur, terms[c]);
+      return foldZeroProduct(terms.size() > 1 ? endChain(cur) : cur);
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
     // tinygrad's folded constant +0.0; the others start from -0.0, which
@@ -281,16 +300,40 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         x = prepare(x);
         findDropped();
         Value cur = memref::LoadOp::create(b, loc, acc);
-        for (unsigned c = 0; c < nFold; ++c) {
+        // tinygrad's accumulator takes `acc <op> (x0 <op> x1 <op> ...)`
+        // (reduce_ranges_to_acc over expand_horizontal_reduce). float ADD
+        // and MUL chains render without the parentheses, so C folds them
+        // into acc term by term; MAX renders as nested `(a<b)?b:a`, so the
+        // lanes meet first (a NaN lane drops its whole group, where one
+        // step at a time only the NaN itself would be skipped), and so do a
+        // bfloat16 chain's, each op cast back on its own.
+        bool bf16Lanes = dt == DType::BFloat16 && (kind == tg::ReduceKind::Add || kind == tg::ReduceKind::Mul);
+        bool lanesFirst = (kind == tg::ReduceKind::Max || bf16Lanes) && nFold > 1;
+        if (lanesFirst) {
+          // A bfloat16 group starts from the identity (-0.0 + x and 1.0 * x
+          // are x exactly), so that a lane's dropped terms are skipped.
+          Value h = bf16Lanes ? splatLike(cur, b.getFloatAttr(t, kind == tg::ReduceKind::Add ? -0.0 : 1.0))
+                              : term(x, 0);
+          for (unsigned c = bf16Lanes ? 0 : 1; c < nFold; ++c) {
+            LaneMask keep(numLanes(outShape), true);
+            for (unsigned o = 0; o < keep.size(); ++o)
+              keep[o] = !isDropped(c, o);
+            h = selectLanes(keep, combine(h, term(x, c)), h);
+          }
+          cur = combine(cur, h);
+        }
+        for (unsigned c = 0; c < (lanesFirst ? 0 : nFold); ++c) {
           LaneMask keep(numLanes(outShape), false);
           for (unsigned o = 0; o < keep.size(); ++o)
             keep[o] = !isDropped(c, o);
           if (!llvm::any_of(keep, [](bool k) { return k; }))
             continue;
           Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
-          cur = flat ? flat : selectLanes(keep, combine(cur, term(x, c)), cur);
+          cur = flat ? flat : selectLanes(keep, chainStep(cur, term(x, c)), cur);
         }
-        memref::StoreOp::create(b, loc, cur, acc);
+        if (!lanesFirst)
+          cur = endChain(cur);
+        memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
       }
     }
     while (scopes.size() > depth + 1)

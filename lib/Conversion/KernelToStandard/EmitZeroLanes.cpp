@@ -2,7 +2,10 @@
 //
 // tinygrad's devectorizer makes every lane its own scalar expression, and
 // its symbolic then folds each one: a padded convolution's border lane
-// loads its alternative 0, `x*0` becomes 0 and `acc + 0` drops the term.
+// loads its alternative 0, `x*0` becomes 0 and `acc + 0` drops the term;
+// an op whose operands are constants in a lane is that lane's constant
+// (`clip(0, -1.1, 1.1)` of a border lane is 0 again, so a product over it
+// is 0).
 // Those folds are not IEEE: `-1.5*0` is +0.0 there, and a sum of -0.0
 // products keeps its sign because the border's +0.0 terms are gone. The
 // emitter keeps the lanes in one vector, so it tracks which lanes are
@@ -16,69 +19,87 @@ namespace mlir::tinygrad::kernel_emitter {
 
 Emitter::LaneMask Emitter::maskTo(const LaneMask &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
                                   const LaneVals *extra) {
-  if (m.empty())
-    return {};
-  LaneMask out;
-  for (unsigned l = 0, n = numLanes(to); l < n; ++l)
-    out.push_back(m[numLanes(from) <= 1 ? 0 : laneIndex(from, to, l, extra)]);
-  return out;
+  return lanesTo(m, from, to, extra);
 }
 
 static bool isZeroConstant(UOpRef u) {
-  if (u->op != K::CONST)
+  if (!u || u->op != K::CONST)
     return false;
   const Scalar &v = u->val();
   return (v.isInt() && v.i == 0) || (v.isBool() && !v.b) || (v.kind == Scalar::Float && v.f == 0.0);
 }
 
-Emitter::LaneMask Emitter::zeroLanes(UOpRef u) {
-  auto it = zeroMasks.find(u);
-  if (it != zeroMasks.end())
+static bool isNonFinite(UOpRef x) {
+  return x && x->op == K::CONST && x->val().kind == Scalar::Float && !std::isfinite(x->val().f);
+}
+
+Emitter::LaneConsts Emitter::constLanes(UOpRef u) {
+  auto it = constMasks.find(u);
+  if (it != constMasks.end())
     return it->second;
+  sym::Context &ctx = u->ctx();
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  auto from = [&](UOpRef s) { return maskTo(zeroLanes(s), laneShape(s), shape); };
+  unsigned n = numLanes(shape);
+  auto from = [&](UOpRef s) { return lanesTo(constLanes(s), laneShape(s), shape, nullptr); };
+  LaneConsts m;
+  if (u->op == K::CONST) {
+    m.assign(n, u);
+  } else if (u->op == K::RANGE) {
+    // A lane range's lane i is the constant i.
+    if (isLaneRange(u) && shape.size() == 1 && shape[0] == u)
+      for (unsigned l = 0; l < n; ++l)
+        m.push_back(ctx.constInt(l, u->dtype));
+  } else if (u->op == K::INDEX || u->op == K::LOAD) {
+    m = loadConstLanes.lookup(u);
+  } else if (u->op == K::CAST || sym::isALU(u->op)) {
+    SmallVector<LaneConsts, 3> srcs;
+    bool any = false;
+    for (UOpRef s : u->src) {
+      srcs.push_back(from(s));
+      any |= !srcs.back().empty();
+    }
+    if (any) {
+      m.assign(n, nullptr);
+      auto at = [&](unsigned k, unsigned l) -> UOpRef { return srcs[k].empty() ? nullptr : srcs[k][l]; };
+      for (unsigned l = 0; l < n; ++l) {
+        SmallVector<UOpRef, 3> c;
+        for (unsigned k = 0; k < u->src.size(); ++k)
+          c.push_back(at(k, l));
+        if (llvm::all_of(c, [](UOpRef x) { return x != nullptr; })) {
+          // Every operand a constant: tinygrad's symbolic folds the lane.
+          UOpRef folded = sym::graphRewrite(ctx, ctx.get(u->op, u->type, c, u->arg), sym::symbolic());
+          m[l] = folded && folded->op == K::CONST ? folded : nullptr;
+        } else if (u->op == K::MUL) {
+          // x*0 -> 0 (a constant inf or nan times 0 has both operands known).
+          if (isZeroConstant(c[0]) || isZeroConstant(c[1]))
+            m[l] = ctx.cnst(Scalar::fromInt(0), u->dtype);
+        } else if (u->op == K::WHERE && c[0] && c[0]->val().isBool()) {
+          m[l] = c[0]->val().b ? c[1] : c[2];
+        } else if (u->op == K::WHERE && c[1] && c[1] == c[2]) {
+          m[l] = c[1]; // c.where(x, x) -> x
+        } else if ((u->op == K::AND || u->op == K::OR) && u->dtype == DType::Bool) {
+          // x & False -> False, x | True -> True
+          bool absorbing = u->op == K::OR;
+          for (UOpRef x : c)
+            if (x && x->val().isBool() && x->val().b == absorbing)
+              m[l] = x;
+        }
+      }
+    }
+  }
+  if (llvm::none_of(m, [](UOpRef c) { return c != nullptr; }))
+    m.clear();
+  return constMasks[u] = m;
+}
+
+Emitter::LaneMask Emitter::zeroLanes(UOpRef u) {
+  LaneConsts c = constLanes(u);
   LaneMask m;
-  switch (u->op) {
-  case K::CONST:
-    if (isZeroConstant(u))
-      m.assign(numLanes(shape), true);
-    break;
-  case K::RANGE:
-    // A lane range's lane 0 is the constant 0.
-    if (isLaneRange(u) && shape.size() == 1 && shape[0] == u) {
-      m.assign(numLanes(shape), false);
-      m[0] = true;
-    }
-    break;
-  case K::INDEX:
-  case K::LOAD:
-    m = loadZeroLanes.lookup(u);
-    break;
-  case K::CAST:
-    m = from(u->src[0]); // a numeric cast of 0 is 0 (false for a bool)
-    break;
-  case K::MUL:
-  case K::ADD:
-  case K::WHERE: {
-    bool mul = u->op == K::MUL;
-    LaneMask x = from(u->src[mul ? 0 : u->src.size() - 2]), y = from(u->src.back());
-    if (mul ? x.empty() && y.empty() : x.empty() || y.empty())
-      break;
-    if (x.empty() || y.empty()) {
-      m = x.empty() ? y : x;
-      break;
-    }
-    m.resize(x.size());
-    for (size_t l = 0; l < x.size(); ++l)
-      m[l] = mul ? x[l] || y[l] : x[l] && y[l];
-    break;
-  }
-  default:
-    break;
-  }
+  for (UOpRef x : c)
+    m.push_back(isZeroConstant(x));
   if (llvm::none_of(m, [](bool z) { return z; }))
     m.clear();
-  return zeroMasks[u] = m;
+  return m;
 }
 
 Value Emitter::maskConstant(ArrayRef<bool> m) {
@@ -109,12 +130,9 @@ Value Emitter::foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r) {
   zb.resize(n, false);
   if (u->op == K::MUL) {
     // x*0 -> 0, unless x is a constant inf or nan (then tinygrad keeps nan).
-    auto nonFinite = [](UOpRef x) {
-      return x->op == K::CONST && x->val().kind == Scalar::Float && !std::isfinite(x->val().f);
-    };
     LaneMask z(n);
     for (unsigned l = 0; l < n; ++l)
-      z[l] = (za[l] && !nonFinite(u->src[1])) || (zb[l] && !nonFinite(u->src[0]));
+      z[l] = (za[l] && !isNonFinite(u->src[1])) || (zb[l] && !isNonFinite(u->src[0]));
     return selectLanes(z, zeroLike(r), r);
   }
   // x+0 -> x: where one side is zero the sum is the other side (both zero:

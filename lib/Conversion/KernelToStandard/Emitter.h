@@ -324,9 +324,25 @@ private:
   /// (EmitZeroLanes.cpp).
   using LaneMask = SmallVector<bool, 8>;
   LaneMask zeroLanes(UOpRef u);
-  llvm::DenseMap<UOpRef, LaneMask> zeroMasks;
-  /// Per load: its lanes statically gated off that read a zero alternative.
-  llvm::DenseMap<UOpRef, LaneMask> loadZeroLanes;
+  /// The constant tinygrad's per-lane symbolic folds each lane of u to
+  /// (null where it is none), over u's lanes; empty when no lane is one.
+  using LaneConsts = SmallVector<UOpRef, 8>;
+  LaneConsts constLanes(UOpRef u);
+  llvm::DenseMap<UOpRef, LaneConsts> constMasks;
+  /// Per load: its lanes statically gated off, as their alternative's
+  /// constant (0 without one).
+  llvm::DenseMap<UOpRef, LaneConsts> loadConstLanes;
+  /// Per-lane facts `m` over lanes `from`, read by the lanes of `to`.
+  template <typename Lanes>
+  static Lanes lanesTo(const Lanes &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
+                       const LaneVals *extra = nullptr) {
+    Lanes out;
+    if (m.empty())
+      return out;
+    for (unsigned l = 0, n = numLanes(to); l < n; ++l)
+      out.push_back(m[numLanes(from) <= 1 ? 0 : laneIndex(from, to, l, extra)]);
+    return out;
+  }
   /// Mask `m` over lanes `from`, read by the lanes of `to`.
   static LaneMask maskTo(const LaneMask &m, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
                          const LaneVals *extra = nullptr);
@@ -387,8 +403,21 @@ private:
   /// u's value rounded where tinygrad's C rounds it (see EmitCasts.cpp).
   Value roundLikeC(UOpRef u, Value v);
   Value convertCompute(Value v, DType from, DType to);
+  /// A float (f32/f64, scalar or vector) to integer dtype `to` with the
+  /// defined rule of EmitCasts.cpp (x86's, for values C leaves undefined).
+  Value floatToInt(Value v, DType to);
+  /// To a `width`-bit signed integer as x86's cvtt*: truncated, INT_MIN for
+  /// NaN and out of range; no poison.
+  Value floatToSigned(Value v, unsigned width);
   Value constant(const Scalar &s, DType dt);
   Value alu(UOpRef u, ArrayRef<Value> srcs);
+  /// u's integer CDIV/CMOD/FLOORDIV/FLOORMOD of a by d with tinygrad's
+  /// answers where C's are undefined (a zero divisor, INT_MIN / -1).
+  Value guardedDivision(UOpRef u, Value a, Value d, bool uns);
+  /// The division itself (d is never 0, nor -1 under INT_MIN).
+  Value integerDivision(UOpRef u, Value a, Value d, bool uns);
+  /// u's SHL/SHR of x by y, defined for every count (exec_alu's answers).
+  Value guardedShift(UOpRef u, Value x, Value y, bool uns);
   /// CDIV/CMOD/FLOORDIV/FLOORMOD of integers of at most 32 bits by a
   /// variable divisor, through an exact f64 quotient.
   Value divideViaF64(K op, Value a, Value d, bool uns);

@@ -30,6 +30,17 @@ using sym::UOpRef;
 
 namespace mlir::tinygrad::kernel_emitter {
 
+/// The dtype tinygrad's C declares variable `v` with: its own, a weakint
+/// one committed by pm_lower_weak's default_dtype (int, or long where its
+/// bounds leave int32).
+static DType declaredVarDType(UOpRef v) {
+  if (v->dtype != DType::WeakInt)
+    return v->dtype;
+  const Scalar &lo = v->vmin(), &hi = v->vmax();
+  bool fits = lo.isInt() && hi.isInt() && lo.i >= INT32_MIN && hi.i <= INT32_MAX;
+  return fits ? DType::Int32 : DType::Int64;
+}
+
 LogicalResult Emitter::emitEffect(UOpRef u) {
   switch (u->op) {
   case K::END: {
@@ -191,9 +202,14 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       mlir::emitError(loc, "variable ") << v->param().name << ": unsupported dtype";
       return failure();
     }
-    // tinygrad passes every variable as a C int.
-    argTypes.push_back(b.getI32Type());
+    // tinygrad's CPU programs pass every argument in a 64-bit slot and its
+    // C declares a variable at its dtype: `const long` for a 64-bit one (a
+    // weakint one too where its bounds leave int32, pm_lower_weak's
+    // default_dtype), else `const int` (narrower ones arrive promoted).
+    DType declared = declaredVarDType(v);
+    argTypes.push_back(getInfo(declared).bitsize == 64 ? b.getI64Type() : b.getI32Type());
     sig.vars.push_back(v->param().name.str());
+    sig.varDTypes.push_back(declared);
     if (v->param().name == "core_id") {
       sig.coreIdArg = bufs.size() + vi;
       if (auto mm = v->param().vminVmax; mm && mm->second.isInt())
@@ -261,9 +277,9 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   for (size_t i = 0; i < vars.size(); ++i) {
     Value a = entry->getArgument(bufs.size() + i);
     Type vt = ty(vars[i]->dtype);
-    unsigned w = vt.getIntOrFloatBitWidth();
-    args[vars[i]] = w > 32   ? arith::ExtSIOp::create(b, loc, vt, a).getResult()
-                    : w < 32 ? arith::TruncIOp::create(b, loc, vt, a).getResult()
+    unsigned w = vt.getIntOrFloatBitWidth(), aw = a.getType().getIntOrFloatBitWidth();
+    args[vars[i]] = w > aw   ? arith::ExtSIOp::create(b, loc, vt, a).getResult()
+                    : w < aw ? arith::TruncIOp::create(b, loc, vt, a).getResult()
                              : a;
   }
   if (failed(emitEffect(sink))) {
