@@ -91,6 +91,8 @@ int main(int argc, char **argv) {
   for (i = 0; i < info.num_vars; ++i)
     printf(" %s (%s)", info.vars[i], info.var_dtypes[i]);
   printf("\n");
+  /* tinygrad's Estimates of the kernel as compiled (-1: see *_expr) */
+  printf("estimates: ops %s, lds %s, mem %s\n", info.ops_expr, info.lds_expr, info.mem_expr);
   if (info.num_globals != 2 || info.num_vars != 1 || info.global_elements[0] != 8) {
     fprintf(stderr, "embed-c: %s is not the 8-float add-k kernel\n", path);
     goto done;

@@ -227,6 +227,13 @@ typedef struct tgc_kernel_info {
   int32_t core_id_arg;            /* argument index of core_id, -1 if none     */
   double codegen_ms;              /* time in our passes                        */
   double llvm_ms;                 /* time in LLVM (O3 + object emission)       */
+  /* tinygrad's Estimates (KernelInfo.estimates) of the kernel as compiled:
+   * its ALU ops, bytes loaded and stored, and bytes of memory touched,
+   * counted by tinygrad's Estimates.from_uops on the compiled program's
+   * linear form (TGC_TEXT_UOPS). -1 where one depends on a variable; the
+   * expression, in tinygrad's render syntax, is always in *_expr. */
+  int64_t ops, lds, mem;
+  const char *ops_expr, *lds_expr, *mem_expr;
 } tgc_kernel_info;
 
 /* Fills *out_info; out_info->api_version must be TGC_API_VERSION. */
@@ -235,9 +242,19 @@ TGC_API tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info
 TGC_API tgc_status tgc_kernel_object(const tgc_kernel *kernel, const void **out_data,
                                      size_t *out_size);
 
-typedef enum tgc_text_kind { TGC_TEXT_MLIR = 0, TGC_TEXT_LLVM_IR = 1, TGC_TEXT_ASM = 2 } tgc_text_kind;
+typedef enum tgc_text_kind {
+  TGC_TEXT_MLIR = 0,
+  TGC_TEXT_LLVM_IR = 1,
+  TGC_TEXT_ASM = 2,
+  TGC_TEXT_UOPS = 3
+} tgc_text_kind;
 /* Text kept by tgc_cpu_options.keep_*; "" if it was not asked for. Owned by
- * the kernel. */
+ * the kernel. TGC_TEXT_UOPS is always there: JSON {"linear": the compiled
+ * program in tinygrad's linear form (what its PROGRAM's LINEAR lists: loops
+ * as RANGE ... END, loads, stores, REDUCEs as REG accumulators) as a corpus
+ * JSON graph rooted at a LINEAR, "lanes": the vector width of each of its
+ * sources, "estimates": {"ops", "lds", "mem"}, each an int or the graph of
+ * its expression}. */
 TGC_API tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind,
                                    const char **out_text, size_t *out_size);
 

@@ -119,6 +119,13 @@ tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_in
     info.core_id_arg = static_cast<int32_t>(s.coreIdArg);
     info.codegen_ms = kernel->kernel.codegenMs;
     info.llvm_ms = kernel->kernel.llvmMs;
+    const tinygrad::codegen::ProgramUOps &u = kernel->kernel.uops;
+    info.ops = u.ops.value.value_or(-1);
+    info.lds = u.lds.value.value_or(-1);
+    info.mem = u.mem.value.value_or(-1);
+    info.ops_expr = u.ops.expr.c_str();
+    info.lds_expr = u.lds.expr.c_str();
+    info.mem_expr = u.mem.expr.c_str();
     *out_info = info;
     return TGC_OK;
   });
@@ -146,6 +153,7 @@ tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind, const c
     const std::string *s = k == TGC_TEXT_MLIR      ? &kernel->kernel.mlir
                            : k == TGC_TEXT_LLVM_IR ? &kernel->kernel.llvmIR
                            : k == TGC_TEXT_ASM     ? &kernel->kernel.assembly
+                           : k == TGC_TEXT_UOPS    ? &kernel->kernel.uops.json
                                                    : nullptr;
     if (!s)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_text: unknown text kind " + std::to_string(k));

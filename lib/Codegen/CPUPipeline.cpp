@@ -76,7 +76,13 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   if (failed(sig))
     return failure();
   CPUKernel out;
+  FailureOr<codegen::ProgramUOps> uops = codegen::exportProgramUOps(ctx, sinkOp->getLoc(), *sig);
+  if (failed(uops))
+    return failure();
+  out.uops = std::move(*uops);
   out.signature = *sig;
+  // Its nodes belong to symCtx.
+  out.signature.linear = out.signature.estOps = out.signature.estLds = out.signature.estMem = nullptr;
   if (opts.keepMLIR)
     llvm::raw_string_ostream(out.mlir) << *module;
   if (opts.afterPass)

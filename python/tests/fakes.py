@@ -7,20 +7,14 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-
-class Ops(enum.IntEnum):  # IntEnum like tinygrad's, to catch "enum encoded as int" bugs
-    SPECIAL = 1; PARAM = 2; CALL = 3; SINK = 4; STACK = 5; INDEX = 6; CAST = 7  # noqa: E702
-    ADD = 8; MUL = 9; MAX = 10; RANGE = 11; CONST = 12; REDUCE = 13; NOOP = 14; CUSTOM = 15  # noqa: E702
-    STORE = 16; END = 17; LINEAR = 18; SOURCE = 19; BINARY = 20; PROGRAM = 21; CMPLT = 22  # noqa: E702
-    WHERE = 23; EXP2 = 24  # noqa: E702
+from tinygrad_mlir.uop_json import AXIS_TYPE_NAMES, OPS_NAMES
 
 
-class AxisType(enum.Enum):
-    LOOP = 1; REDUCE = 2; WEAK = 3; DEVICE = 4  # noqa: E702
-
-
-class AddrSpace(enum.IntEnum):
-    GLOBAL = 1; LOCAL = 2; REG = 3; ALU = 4  # noqa: E702
+# IntEnums like tinygrad's, to catch "enum encoded as int" bugs; every member the format knows, so
+# the UOps a compiled program hands back (uop_json.graph_to_uops) can be rebuilt with these too.
+Ops = enum.IntEnum("Ops", sorted(OPS_NAMES))
+AxisType = enum.Enum("AxisType", sorted(AXIS_TYPE_NAMES))
+AddrSpace = enum.IntEnum("AddrSpace", ["GLOBAL", "LOCAL", "REG", "ALU"])
 
 
 class OptOps(enum.Enum):
@@ -133,6 +127,11 @@ class UOp:
 class API:
     """What tinygrad_mlir.backend.build_program needs from tinygrad, as stand-ins."""
     UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
+    AxisType, AddrSpace, ParamArg, ConstFloat, Invalid = AxisType, AddrSpace, ParamArg, ConstFloat, Invalid
+
+    @staticmethod
+    def dtype(name):
+        return getattr(dtypes, name, None) or DType(name)
 
     @staticmethod
     def variable(name, lo, hi, dtype):

@@ -87,13 +87,39 @@ def var_sum_ast(hi=10, n=None):
     return sink(UOp(Ops.STORE, dtypes.void, (UOp(Ops.INDEX, dtypes.float32, (out, const(0))), red)))
 
 
+def fake_uops(globals_, estimates=(0, 0, 0)):
+    """The compiler's "uops" for a program that lists only its buffers (in `globals` order)."""
+    nodes, lin = [{"id": 0, "op": "CONST", "dtype": "weakint", "src": [], "arg": 3, "tag": None}], []
+    for slot in globals_:
+        lin.append(len(nodes))
+        nodes.append({"id": len(nodes), "op": "PARAM", "dtype": "int32", "src": [0], "tag": None,
+                      "arg": {"kind": "ParamArg", "slot": slot, "dtype": "int32", "vmin_vmax": None,
+                              "multiple_of": None, "name": None, "addrspace": "GLOBAL", "axis": None,
+                              "device": "CPU", "volatile": False}})
+    nodes.append({"id": len(nodes), "op": "LINEAR", "dtype": "void", "src": lin, "arg": None, "tag": None})
+    return {"linear": {"nodes": nodes, "root": len(nodes) - 1}, "lanes": [1] * len(lin),
+            "estimates": dict(zip(("ops", "lds", "mem"), estimates))}
+
+
 def fake_result(**kw):
     res = {"name": "test", "object_hex": "7f454c46", "binary": b"\x7fELF", "globals": [0, 1], "outs": [0],
            "ins": [1], "vars": [], "var_dtypes": [], "core_id_arg": -1, "global_size": [1, 1, 1]}
     res.update(kw)
     if "var_dtypes" not in kw:
         res["var_dtypes"] = ["int32"] * len(res["vars"])
+    res.setdefault("uops", fake_uops(res["globals"]))
     return res
+
+
+def evaluate(u, env):
+    """A weakint estimate expression (fake UOps) at the variables' values `env`."""
+    if u.op is Ops.CONST:
+        return u.arg
+    if u.op is Ops.PARAM:
+        return env[u.arg.name]
+    a = [evaluate(s, env) for s in u.src]
+    return {Ops.ADD: lambda: a[0] + a[1], Ops.MUL: lambda: a[0] * a[1], Ops.MAX: lambda: max(a),
+            Ops.XOR: lambda: a[0] ^ a[1]}[u.op]()
 
 
 class Env:
@@ -167,7 +193,7 @@ class TestNames(unittest.TestCase):
 
 class TestParseResult(unittest.TestCase):
     GOOD = ('{"name":"k","object_hex":"7f454c460102","globals":[0],"outs":[0],"ins":[],"vars":[],"var_dtypes":[],'
-            '"core_id_arg":-1,"global_size":[1,1,1],"compile_ms":1.5}')
+            '"core_id_arg":-1,"global_size":[1,1,1],"uops":{},"compile_ms":1.5}')
 
     def test_good(self):
         r = backend.parse_result("noise\n" + self.GOOD + "\n")
@@ -176,6 +202,7 @@ class TestParseResult(unittest.TestCase):
     def test_bad(self):
         for text, msg in (("", "printed nothing"), ("{", "invalid JSON"),
                           (self.GOOD.replace('"vars":[],', ''), "'vars' missing"),
+                          (self.GOOD.replace('"uops":{},', ''), "'uops' missing"),
                           (self.GOOD.replace("7f454c46", "00000000"), "not ELF"),
                           (self.GOOD.replace("7f454c460102", "zz"), "not hex")):
             with self.assertRaisesRegex(MLIRCompileError, msg):
@@ -191,14 +218,19 @@ class TestParseResult(unittest.TestCase):
 class TestBuildProgram(unittest.TestCase):
     def test_fields(self):
         ast = add_one_ast()
-        prg = backend.build_program(F.API, ast, fake_result(globals=[1, 0], outs=[0], ins=[1]), "TARGET",
-                                    source="SRC", estimates=(1, 2, 3))
+        res = fake_result(globals=[1, 0], outs=[0], ins=[1], uops=fake_uops([1, 0], (4, 5, 6)))
+        prg = backend.build_program(F.API, ast, res, "TARGET", source="SRC")
         self.assertIs(prg.op, Ops.PROGRAM)
         self.assertEqual([s.op for s in prg.src], [Ops.SINK, Ops.LINEAR, Ops.SOURCE, Ops.BINARY])
-        self.assertEqual([p.arg.slot for p in prg.src[1].src], [1, 0])  # LINEAR in `globals` order
+        # the compiler's LINEAR, its buffers the AST's own PARAMs, in `globals` order (tinygrad's to_elf)
+        ast_params = {u.arg.slot: u for u in backend._toposort(ast) if u.op is Ops.PARAM}
+        self.assertEqual([p.arg.slot for p in prg.src[1].src], [1, 0])
+        self.assertTrue(all(p is ast_params[p.arg.slot] for p in prg.src[1].src))
         self.assertEqual((prg.src[2].arg, prg.src[3].arg), ("SRC", b"\x7fELF"))
         k = prg.src[0].arg
-        self.assertEqual((k.name, k.estimates), ("test", F.Estimates(1, 2, 3)))
+        self.assertEqual((k.name, k.estimates), ("test", F.Estimates(4, 5, 6)))  # the compiler's
+        prg = backend.build_program(F.API, ast, res, "TARGET", estimates=(1, 2, 3))
+        self.assertEqual(prg.src[0].arg.estimates, F.Estimates(1, 2, 3))  # TINYGRAD_MLIR_ESTIMATES=tinygrad
         self.assertEqual(prg.src[0].src, ast.src)
         info = prg.arg
         self.assertEqual((info.name, info.global_size, info.local_size, info.globals, info.outs, info.ins, info.target),
@@ -229,6 +261,29 @@ class TestBuildProgram(unittest.TestCase):
             with self.assertRaisesRegex(MLIRCompileError, "E_3.*" + msg):
                 backend.build_program(F.API, ast, res, None, estimates=(0, 0, 0))
 
+    def test_linear_must_list_the_globals(self):
+        with self.assertRaisesRegex(MLIRCompileError, r"LINEAR's buffers \[0\] are not globals \[0, 1\]"):
+            backend.build_program(F.API, add_one_ast(), fake_result(uops=fake_uops([0])), None)
+        bad = fake_uops([0, 1])
+        bad["linear"]["nodes"][1]["op"] = "NOT_AN_OP"
+        with self.assertRaisesRegex(MLIRCompileError, "program UOps cannot be rebuilt"):
+            backend.build_program(F.API, add_one_ast(), fake_result(uops=bad), None)
+
+    def test_symbolic_estimates_use_the_programs_variable(self):
+        # ops = n*2: a graph over the variable's PARAM, rebuilt with the PROGRAM's own `n`
+        uops = fake_uops([0, 1])
+        n = {"kind": "ParamArg", "slot": -1, "dtype": "weakint", "vmin_vmax": [1, 10], "multiple_of": 1,
+             "name": "n", "addrspace": "ALU", "axis": None, "device": None, "volatile": False}
+        uops["estimates"]["ops"] = {"nodes": [
+            {"id": 0, "op": "STACK", "dtype": "void", "src": [], "arg": None, "tag": None},
+            {"id": 1, "op": "PARAM", "dtype": "weakint", "src": [0], "arg": n, "tag": None},
+            {"id": 2, "op": "CONST", "dtype": "weakint", "src": [], "arg": 2, "tag": None},
+            {"id": 3, "op": "MUL", "dtype": "weakint", "src": [1, 2], "arg": None, "tag": None}], "root": 3}
+        prg = backend.build_program(F.API, var_sum_ast(), fake_result(vars=["n"], uops=uops), None)
+        ops = prg.src[0].arg.estimates.ops
+        self.assertIs(ops.src[0], prg.arg.vars[0])
+        self.assertEqual(evaluate(ops, {"n": 7}), 14)
+
     def test_device_range_needs_device_num(self):
         d = rng(1, 2, F.AxisType.DEVICE)
         ast = add_one_ast()
@@ -237,49 +292,6 @@ class TestBuildProgram(unittest.TestCase):
             backend.build_program(F.API, ast, fake_result(), None, estimates=(0, 0, 0))
         prg = backend.build_program(F.API, ast, fake_result(vars=["_device_num"]), None, estimates=(0, 0, 0))
         self.assertEqual(prg.arg.vars[0].arg.vmin_vmax, (0, 1))
-
-
-class TestEstimates(unittest.TestCase):
-    def test_elementwise(self):
-        # tinygrad: Tensor([1,2,3])+1 -> Estimates(ops=3, lds=24, mem=24)
-        self.assertEqual(backend.estimate_ast(add_one_ast()), (3, 24, 24))
-
-    def test_matmul(self):
-        m, k, n = 4, 5, 6
-        ops, lds, mem = backend.estimate_ast(matmul_ast(m, k, n))
-        # MUL + accumulate per (i, j, l); two loads per (i, j, l), one store per (i, j)
-        self.assertEqual(ops, 2 * m * n * k)
-        self.assertEqual(lds, 4 * (2 * m * n * k + m * n))
-        self.assertEqual(mem, 4 * (m * k + k * n + m * n))  # loads capped at the buffer sizes
-
-    def test_index_math_excluded(self):
-        # the address arithmetic (MUL/ADD on weakint) is not counted, like ignore_indexing=True
-        ops, _, _ = backend.estimate_ast(matmul_ast(1, 1, 1))
-        self.assertEqual(ops, 2)
-
-    def test_symbolic_trip_count(self):
-        class Sym(UOp):
-            """A Variable that multiplies/adds symbolically, as tinygrad UOps do."""
-
-            def __init__(self, expr):
-                super().__init__(Ops.PARAM, dtypes.weakint, (UOp(Ops.STACK),),
-                                 F.ParamArg(-1, dtypes.weakint, (1, 10), 1, "n", F.AddrSpace.ALU))
-                self.expr = expr
-
-            def _op(self, o, sym, rev=False):
-                o = o.expr if isinstance(o, Sym) else o
-                return Sym(f"({o}{sym}{self.expr})" if rev else f"({self.expr}{sym}{o})")
-
-            def __mul__(self, o): return self._op(o, "*")  # noqa: E704
-            def __rmul__(self, o): return self._op(o, "*", True)  # noqa: E704
-            def __add__(self, o): return self._op(o, "+")  # noqa: E704
-            def __radd__(self, o): return self._op(o, "+", True)  # noqa: E704
-        ops, lds, mem = backend.estimate_ast(var_sum_ast(10, Sym("n")))
-        self.assertEqual(ops.expr, "((0+(1*n))+(1*n))")  # MUL and the accumulate, n times each
-        self.assertEqual(lds.expr, "((0+(4*(1*n)))+4)")  # n float loads, one float store
-        self.assertEqual(mem.expr, "((0+(0+(4*(1*n))))+4)")  # uncapped without smin
-        mem = backend.estimate_ast(var_sum_ast(10, Sym("n")), smin=lambda a, b: Sym(f"min({a.expr},{b})"))[2]
-        self.assertEqual(mem.expr, "((0+min((0+(4*(1*n))),40))+4)")  # capped at the 10-float buffer
 
 
 @needs_compiler
@@ -292,7 +304,15 @@ class TestCompileAndRun(unittest.TestCase):
                          ([0, 1], [0], [1], [], -1))
         self.assertEqual(res["binary"][:4], b"\x7fELF")
         prg = backend.build_program(F.API, add_one_ast(), res, None, source=ast_json)
+        # tinygrad: Tensor([1,2,3])+1 -> Estimates(ops=3, lds=24, mem=24)
         self.assertEqual(prg.src[0].arg.estimates, F.Estimates(3, 24, 24))
+        # the LINEAR: a loop (or its lanes) loading, adding and storing
+        ops = [u.op for u in prg.src[1].src]
+        self.assertEqual(ops[:2], [Ops.PARAM, Ops.PARAM])
+        for want in (Ops.LOAD, Ops.ADD, Ops.STORE):
+            self.assertIn(want, ops)
+        self.assertLess(ops.index(Ops.LOAD), ops.index(Ops.ADD))
+        self.assertLess(ops.index(Ops.ADD), ops.index(Ops.STORE))
         if CLANG:
             out, inp = (ctypes.c_int32 * 3)(), (ctypes.c_int32 * 3)(1, 2, 3)
             with tempfile.TemporaryDirectory() as tmp:
@@ -311,6 +331,41 @@ class TestCompileAndRun(unittest.TestCase):
             run_object(res, [ctypes.cast(by_slot[s], ctypes.c_void_p) for s in res["globals"]], tmp)
         want = [sum(a[i * k + x] * b[x * n + j] for x in range(k)) for i in range(m) for j in range(n)]
         self.assertEqual([round(x, 4) for x in c], want)
+
+    def test_matmul_estimates_and_linear(self):
+        # tinygrad's Estimates of its own matmul: a MUL and the accumulate per (i, j, l), two loads per
+        # (i, j, l), one store per (i, j), each buffer's bytes at most once
+        m, k, n = 4, 5, 6
+        ast = matmul_ast(m, k, n)
+        ast.arg = F.KernelInfo(opts_to_apply=())  # the reduce a loop (a heuristic may unroll it)
+        res, _, _ = backend.compile_kernel(ast)
+        prg = backend.build_program(F.API, ast, res, None)
+        self.assertEqual(prg.src[0].arg.estimates,
+                         F.Estimates(2 * m * n * k, 4 * (2 * m * n * k + m * n), 4 * (m * k + k * n + m * n)))
+        # the reduce as tinygrad lowers it: a REG accumulator stored before its loop, loaded, added to
+        # and stored in it, read after it ends
+        lin = prg.src[1].src
+        ops = [u.op for u in lin]
+        acc = [u for u in lin if u.op is Ops.BUFFER and u.arg.addrspace is F.AddrSpace.REG]
+        self.assertEqual(len(acc), 1, ops)
+        reg_stores = [i for i, u in enumerate(lin) if u.op is Ops.STORE and acc[0] in u.src[0].src]
+        reduce_range = [i for i, u in enumerate(lin) if u.op is Ops.RANGE and u.arg[-1] is F.AxisType.REDUCE]
+        self.assertEqual(len(reduce_range), 1, ops)
+        end = next(i for i, u in enumerate(lin) if u.op is Ops.END and u.src[-1] is lin[reduce_range[0]])
+        self.assertEqual(len(reg_stores), 2)
+        self.assertLess(reg_stores[0], reduce_range[0])  # the identity, before the loop
+        self.assertTrue(reduce_range[0] < reg_stores[1] < end)  # the accumulate, in it
+        self.assertIn(Ops.LOAD, ops[end:])  # the sum, read after it
+
+    def test_symbolic_estimates(self):
+        # out[0] = sum_{i<n} in[i]*2: the *2 moves after the sum (tinygrad's reduce_add_const_mul), so
+        # n adds and one multiply, n float loads and one store; `in` capped at its 10 floats
+        ast = var_sum_ast(10)
+        res, _, _ = backend.compile_kernel(ast)
+        est = backend.build_program(F.API, ast, res, None).src[0].arg.estimates
+        for n in (1, 4, 10):
+            self.assertEqual((evaluate(est.ops, {"n": n}), evaluate(est.lds, {"n": n}), evaluate(est.mem, {"n": n})),
+                             (n + 1, 4 * n + 4, min(4 * n, 40) + 4))
 
     def test_variable_kernel(self):
         ast = var_sum_ast(10)

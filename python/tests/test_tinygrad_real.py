@@ -122,6 +122,47 @@ class TestSameResultsAsTinygrad(unittest.TestCase):
         self.assertGreater(len(pids), 1, compiled)
 
 
+# What tinygrad reads back from each compiled program: GlobalCounters (ops, memory, kernels) over the
+# programs of tinygrad's test_arange and a few more, counted from KernelInfo.estimates.
+COUNTERS = textwrap.dedent("""
+    import json
+    from tinygrad import Tensor, GlobalCounters, Variable
+    from tinygrad.helpers import Context
+    out = {}
+    def measure(name, fn):
+        fn()  # compiled outside the count
+        GlobalCounters.reset(); fn()
+        out[name] = [GlobalCounters.global_ops, GlobalCounters.global_mem, GlobalCounters.kernel_count]
+    dataset, idxs = Tensor.rand(2048, 32).realize(), Tensor([0, 3, 5, 6]).realize()
+    with Context(NOOPT=1):
+        measure("index", lambda: dataset[idxs].realize())
+        v = Variable("v", 0, 31)
+        measure("index_variable", lambda: dataset[Tensor(v.bind(12))].realize())
+        measure("eye", lambda: Tensor.eye(256).clone().realize())
+        measure("arange", lambda: Tensor.arange(2560).clone().realize())
+    X, s = Tensor.randint(2048, 1, 28, 28, dtype="uchar").realize(), Tensor.randint(512, high=2048).realize()
+    measure("index_mnist", lambda: X[s].realize())
+    measure("matmul", lambda: (Tensor.ones(64, 64).contiguous() @ Tensor.ones(64, 64).contiguous()).realize())
+    measure("softmax", lambda: Tensor.ones(32, 100).contiguous().softmax().realize())
+    n = Variable("n", 1, 100)
+    t = Tensor.arange(100).float().realize()
+    measure("variable_sum", lambda: (t[:n.bind(37)] * 2).sum().realize())
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestCountersAsTinygrad(unittest.TestCase):
+    """GlobalCounters through our compiler equal tinygrad's: the Estimates of each kernel as compiled
+    (after load collapse: an arange-indexing kernel is a gated load, not a 2048-step reduce), symbolic
+    where a loop runs to a variable."""
+
+    def test_counters(self):
+        ref = result_of(run_py(COUNTERS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + COUNTERS, "CPU:MLIR"))
+        self.assertEqual(ours, ref)
+
+
 FAILING_COMPILER = "#!/bin/sh\necho 'error: this kernel is not supported' >&2\nexit 1\n"
 ADD = "from tinygrad import Tensor\nprint('RESULT', (Tensor([1, 2, 3]) + 1).tolist())\n"
 

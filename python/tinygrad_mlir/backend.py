@@ -7,12 +7,12 @@ need tinygrad itself lives here, so the plumbing can be tested with stand-in obj
                       tinygrad_mlir.capi) or "subprocess" (tinygrad-compile); see below.
 * `find_compiler()`   where tinygrad-compile is (env TINYGRAD_MLIR_COMPILE, else the build tree).
 * `compile_kernel()`  one kernel AST (a UOp) -> JSON -> the compiler -> checked result.
-* `estimate_ast()`    tinygrad's Estimates (ops, lds, mem) computed on the raw kernel AST.
-* `build_program()`   the PROGRAM UOp tinygrad executes: SINK(KernelInfo with estimates), LINEAR of
-                      the buffer PARAMs in argument order, SOURCE, BINARY, arg=ProgramInfo.
+* `build_program()`   the PROGRAM UOp tinygrad executes: SINK(KernelInfo with the compiler's estimates),
+                      the compiled program's LINEAR, SOURCE, BINARY, arg=ProgramInfo.
 
 tinygrad classes reach this module only through the `api` argument (a namespace with UOp, Ops,
-ProgramInfo, Estimates, variable, smin), which the tests fill with fakes.
+ProgramInfo, Estimates, variable, and what uop_json.graph_to_uops builds with), which the tests fill
+with fakes.
 
 Transport (TINYGRAD_MLIR_TRANSPORT): `capi` compiles in this process through the C API, `subprocess`
 runs tinygrad-compile per kernel. Unset, it is `subprocess` if TINYGRAD_MLIR_COMPILE names a
@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from .uop_json import _toposort, dtype_name, dumps
+from .uop_json import _toposort, dumps, graph_to_uops
 
 ENV_COMPILER = "TINYGRAD_MLIR_COMPILE"
 ENV_TRANSPORT = "TINYGRAD_MLIR_TRANSPORT"
@@ -143,7 +143,7 @@ def ast_digest(ast_json):
 # ---------------------------------------------------------------- compile
 
 _RESULT_FIELDS = {"name": str, "object_hex": str, "globals": list, "outs": list, "ins": list,
-                  "vars": list, "var_dtypes": list, "core_id_arg": int, "global_size": list}
+                  "vars": list, "var_dtypes": list, "core_id_arg": int, "global_size": list, "uops": dict}
 
 
 def parse_result(stdout, kernel="kernel"):
@@ -258,139 +258,6 @@ def compile_kernel(ast, compiler=None, via=None):
     return res, ast_json, name
 
 
-# ---------------------------------------------------------------- estimates
-
-_ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
-             "int64": 8, "uint64": 8, "_uint128": 16, "_uint256": 32, "float16": 2, "bfloat16": 2,
-             "float32": 4, "float64": 8, "fp8e4m3": 1, "fp8e5m2": 1, "fp8e4m3fnuz": 1, "fp8e5m2fnuz": 1,
-             "weakint": 8, "weakfloat": 4, "void": 0}
-
-# tinygrad's GroupOp.ALU (Unary + Binary + Ternary) by name
-_ALU = frozenset((
-    "EXP2 LOG2 SIN SQRT RECIPROCAL NEG TRUNC ADD MUL SHL SHR CDIV MAX CMOD CMPLT CMPNE CMPEQ XOR OR AND "
-    "THREEFRY SUB FDIV POW FLOORDIV FLOORMOD WHERE MULACC").split())
-
-
-def _itemsize(dt):
-    try:
-        return _ITEMSIZE.get(dtype_name(dt), 4)
-    except ValueError:
-        return getattr(dt, "itemsize", 4)
-
-
-def _buffer_of(index):
-    b = index.src[0] if index.src else None
-    while b is not None and not _is_op(b, "PARAM") and b.src:
-        b = b.src[0]
-    return b if b is not None and _is_op(b, "PARAM") else None
-
-
-def estimate_ast(ast, smin=None):
-    """(ops, lds, mem) for a raw kernel AST, following tinygrad's Estimates.from_uops(ignore_indexing=True).
-
-    tinygrad counts on the optimized, linearized kernel; the raw AST has no loops, so a node's
-    trip count is the product of the sizes of the loops tinygrad's linearizer would place it in:
-    the RANGEs it depends on that no REDUCE/END between it and them has closed, plus, for a node
-    inside a REDUCE's loop, the loops around that REDUCE:
-      ops: every ALU node not used only for addressing (INDEX operands), x its trip count; a
-           REDUCE counts one op per iteration (the accumulate).
-      lds: bytes loaded (an INDEX used as a value) and stored, x trip count.
-      mem: per buffer and direction, bytes accessed, capped at the buffer's size.
-    Differences from tinygrad's numbers: tinygrad counts after its own rewrites, so decomposed
-    ops (EXP2/LOG2/SIN polynomials, fast integer division, POW) count more there, folded
-    patterns (arange sums) count less, and gated loads count no WHERE. Sizes may be symbolic
-    (UOps) for Variable kernels; `smin` (tinygrad's) caps symbolic mem, else it is left uncapped.
-    """
-    topo = _toposort(ast)
-    open_ranges = {}
-    for u in topo:
-        s = set()
-        for x in u.src:
-            s |= open_ranges[id(x)]
-        if _is_op(u, "RANGE"):
-            s.add(u)
-        elif _is_op(u, "REDUCE", "END"):
-            s -= set(x for x in u.src[1:] if _is_op(x, "RANGE"))
-        open_ranges[id(u)] = frozenset(s)
-
-    # A node inside a REDUCE's loop (it depends on one of the REDUCE's ranges) also sits inside
-    # every loop around that REDUCE: the accumulator lives per iteration of the outer loops.
-    closer = {}
-    for u in topo:
-        if _is_op(u, "REDUCE"):
-            for r in u.src[1:]:
-                closer.setdefault(id(r), u)
-    encl_memo = {}
-
-    def enclosing(u):
-        if id(u) not in encl_memo:
-            rs, todo = set(open_ranges[id(u)]), list(open_ranges[id(u)])
-            while todo:
-                red = closer.get(id(todo.pop()))
-                if red is not None:
-                    for r in enclosing(red) - rs:
-                        rs.add(r)
-            encl_memo[id(u)] = frozenset(rs)
-        return encl_memo[id(u)]
-
-    def trips(rs):
-        m = 1
-        for r in sorted(rs, key=lambda r: repr(r.arg)):
-            n = _const_int(r.src[0]) if r.src else None
-            m = m * (n if n is not None else r.src[0])
-        return m
-
-    def cap(a, b):
-        if isinstance(a, int) and isinstance(b, int):
-            return min(a, b)
-        return smin(a, b) if smin is not None else a
-
-    excluded, store_addrs = set(), set()
-    for u in topo:
-        if _is_op(u, "INDEX"):
-            for s in u.src[1:]:
-                excluded.update(id(x) for x in _toposort(s))
-        if _is_op(u, "STORE") and u.src:
-            a = u.src[0]
-            store_addrs.add(id(a.src[0] if _is_op(a, "CAST") and a.src else a))
-    loaded = set()
-    for u in topo:
-        for i, s in enumerate(u.src):
-            if _is_op(s, "INDEX") and not (_is_op(u, "STORE") and i == 0) and \
-               not (_is_op(u, "CAST") and id(s) in store_addrs):
-                loaded.add(id(s))
-
-    ops, lds, mem = 0, 0, {}
-
-    def access(idx, kind, nbytes):
-        buf = _buffer_of(idx)
-        if buf is None:
-            return
-        key = (id(buf), kind)
-        size = _const_int(buf.src[0]) if buf.src else None
-        total = mem.get(key, 0) + nbytes
-        mem[key] = cap(total, size * _itemsize(buf.dtype)) if size is not None else total
-
-    for u in topo:
-        if u.op.name in _ALU and id(u) not in excluded:
-            ops = ops + trips(enclosing(u))
-        elif _is_op(u, "REDUCE") and id(u) not in excluded:
-            ops = ops + trips(enclosing(u.src[0]) | enclosing(u) | set(x for x in u.src[1:] if _is_op(x, "RANGE")))
-        if _is_op(u, "INDEX") and id(u) in loaded:
-            nbytes = _itemsize(u.dtype) * trips(enclosing(u))
-            lds = lds + nbytes
-            access(u, "LOAD", nbytes)
-        if _is_op(u, "STORE") and len(u.src) >= 2:
-            nbytes = _itemsize(u.src[1].dtype) * trips(enclosing(u))
-            lds = lds + nbytes
-            a = u.src[0]
-            access(a.src[0] if _is_op(a, "CAST") and a.src else a, "STORE", nbytes)
-    total_mem = 0
-    for v in mem.values():
-        total_mem = total_mem + v
-    return ops, lds, total_mem
-
-
 # ---------------------------------------------------------------- PROGRAM
 
 def _is_alu_param(u):
@@ -420,12 +287,15 @@ def _with_slot(api, u, slot):
 def build_program(api, ast, res, target, source=None, estimates=None, name=None):
     """The PROGRAM UOp for `ast` compiled to `res` (parse_result's dict).
 
-    PROGRAM(SINK(the AST's own srcs, arg=KernelInfo + estimates), LINEAR(buffer PARAMs in
-    `globals` order), SOURCE(source), BINARY(object)) with ProgramInfo(name, global_size,
-    (1,1,1), vars, globals, outs, ins, target). `vars` are the AST's own variable PARAMs in the
-    compiler's argument order, with slot = their argument index (what tinygrad's own lowering
-    gives them); `core_id` and `_device_num` are made with api.variable when the compiler asks
-    for them. `estimates` is (ops, lds, mem) or an Estimates; None computes estimate_ast.
+    PROGRAM(SINK(the AST's own srcs, arg=KernelInfo + estimates), LINEAR, SOURCE(source),
+    BINARY(object)) with ProgramInfo(name, global_size, (1,1,1), vars, globals, outs, ins, target).
+    The LINEAR and the estimates are the compiler's (res["uops"]): the kernel as compiled, in
+    tinygrad's linear form (its buffer PARAMs first, in `globals` order, as tinygrad's to_elf reads
+    them), and tinygrad's Estimates counted on it. Their PARAMs are the AST's own; `vars` are the
+    AST's variable PARAMs in the compiler's argument order, with slot = their argument index (what
+    tinygrad's own lowering gives them); `core_id` and `_device_num` are made with api.variable
+    when the compiler asks for them. `estimates` ((ops, lds, mem) or an Estimates) replaces the
+    compiler's (TINYGRAD_MLIR_ESTIMATES=tinygrad).
     """
     topo = _toposort(ast)
     name = name or kernel_name(ast, topo)
@@ -445,7 +315,6 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
     missing = [s for s in res["globals"] if s not in bufs]
     if missing:
         raise bad(f"globals {missing} are not buffer PARAM slots of the AST ({sorted(bufs)})")
-    linear = [bufs[s] for s in res["globals"]]
     vars_ = []
     if len(res["var_dtypes"]) != len(res["vars"]):
         raise bad(f"var_dtypes {res['var_dtypes']} do not match vars {res['vars']}")
@@ -455,7 +324,7 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         if vname in var_params and (_declared_dtype(var_params[vname]) in _64BIT) != (res["var_dtypes"][i] in _64BIT):
             raise bad(f"var {vname!r} is {_declared_dtype(var_params[vname])} in the AST, {res['var_dtypes'][i]} "
                       "in the object")
-        slot = len(linear) + i
+        slot = len(res["globals"]) + i
         if vname in var_params:
             vars_.append(_with_slot(api, var_params[vname], slot))
         elif vname == "core_id":
@@ -470,7 +339,7 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
     if device_ranges and "_device_num" not in res["vars"]:
         raise bad("the AST has a DEVICE range but the compiler did not make it the _device_num argument")
     core = res["core_id_arg"]
-    if core >= 0 and ("core_id" not in res["vars"] or core != len(linear) + res["vars"].index("core_id")):
+    if core >= 0 and ("core_id" not in res["vars"] or core != len(res["globals"]) + res["vars"].index("core_id")):
         raise bad(f"core_id_arg {core} is not the core_id argument (vars {res['vars']})")
     if core < 0 and "core_id" in res["vars"]:
         raise bad("core_id is a var but core_id_arg is -1")
@@ -478,15 +347,31 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
     if len(gs) != 3 or min(gs) < 1 or (core < 0 and gs[0] != 1):
         raise bad(f"global_size {res['global_size']}")
 
+    by_name = {v.arg.name: v for v in vars_}
+
+    def own_param(arg):
+        if getattr(getattr(arg, "addrspace", None), "name", None) == "ALU":
+            return by_name.get(arg.name)
+        return bufs.get(arg.slot) if getattr(getattr(arg, "addrspace", None), "name", None) == "GLOBAL" else None
+    uops = res["uops"]
+    try:
+        linear = graph_to_uops(uops["linear"], api, own_param)
+        compiled = tuple(x if isinstance(x, int) else graph_to_uops(x, api, own_param)
+                         for x in (uops["estimates"][k] for k in ("ops", "lds", "mem")))
+    except (KeyError, TypeError, ValueError) as e:
+        raise bad(f"its program UOps cannot be rebuilt: {type(e).__name__}: {e}") from None
+    lin_params = [u for u in linear.src if _is_op(u, "PARAM") and not _is_alu_param(u)]
+    if [u.arg.slot for u in lin_params] != list(res["globals"]):
+        raise bad(f"the LINEAR's buffers {[u.arg.slot for u in lin_params]} are not globals {res['globals']}")
     if estimates is None:
-        estimates = estimate_ast(ast, getattr(api, "smin", None))
+        estimates = compiled
     if isinstance(estimates, tuple):
         estimates = api.Estimates(*estimates)
     kinfo = dataclasses.replace(ast.arg, estimates=estimates)
     sink = api.UOp(api.Ops.SINK, ast.dtype, tuple(ast.src), kinfo, getattr(ast, "tag", None))
     info = api.ProgramInfo(name, gs, (1, 1, 1), tuple(vars_), tuple(res["globals"]), tuple(res["outs"]),
                            tuple(res["ins"]), target)
-    src = (sink, api.UOp(api.Ops.LINEAR, src=tuple(linear)),
+    src = (sink, linear,
            api.UOp(api.Ops.SOURCE, arg=source if source is not None else f"// {name}"),
            api.UOp(api.Ops.BINARY, arg=res["binary"]))
     return api.UOp(api.Ops.PROGRAM, src=src, arg=info)

@@ -23,6 +23,7 @@ Errors are CAPIError with the status name and the library's message (diagnostics
 locations).
 """
 import ctypes
+import json
 import os
 import struct
 import threading
@@ -36,7 +37,7 @@ _REPO = os.path.dirname(os.path.dirname(_HERE))
 
 STATUS_NAMES = ["TGC_OK", "TGC_INVALID_ARGUMENT", "TGC_PARSE_ERROR", "TGC_VERIFY_ERROR",
                 "TGC_PASS_FAILED", "TGC_COMPILE_FAILED", "TGC_RUNTIME_ERROR", "TGC_INTERNAL"]
-TEXT_KINDS = {"mlir": 0, "llvm": 1, "asm": 2}
+TEXT_KINDS = {"mlir": 0, "llvm": 1, "asm": 2, "uops": 3}
 
 
 class CAPINotFound(RuntimeError):
@@ -126,7 +127,9 @@ class _KernelInfo(ctypes.Structure):
                 ("outs", _I64P), ("num_outs", ctypes.c_size_t), ("ins", _I64P), ("num_ins", ctypes.c_size_t),
                 ("vars", ctypes.POINTER(ctypes.c_char_p)), ("var_dtypes", ctypes.POINTER(ctypes.c_char_p)),
                 ("num_vars", ctypes.c_size_t),
-                ("core_id_arg", ctypes.c_int32), ("codegen_ms", ctypes.c_double), ("llvm_ms", ctypes.c_double)]
+                ("core_id_arg", ctypes.c_int32), ("codegen_ms", ctypes.c_double), ("llvm_ms", ctypes.c_double),
+                ("ops", ctypes.c_int64), ("lds", ctypes.c_int64), ("mem", ctypes.c_int64),
+                ("ops_expr", ctypes.c_char_p), ("lds_expr", ctypes.c_char_p), ("mem_expr", ctypes.c_char_p)]
 
 
 _P = ctypes.c_void_p
@@ -324,7 +327,7 @@ class Module(_Handle):
         """Compile this kernel AST for the host CPU -> Kernel. keep: any of "mlir", "llvm", "asm".
         max_threads: the cores the thread split may use (tinygrad's global_max; 0: the host's).
         after_pass(pass_name, ir): the IR after the kernel lowering and after each llvm pass."""
-        bad = set(keep) - set(TEXT_KINDS)
+        bad = set(keep) - {"mlir", "llvm", "asm"}
         if bad:
             raise ValueError(f"keep takes mlir, llvm, asm; got {sorted(bad)}")
         cb = _ir_callback(after_pass) if after_pass is not None else _IR_CALLBACK()
@@ -413,13 +416,17 @@ class Kernel(_Handle):
             "vars": [ki.vars[i].decode() for i in range(ki.num_vars)],
             "var_dtypes": [ki.var_dtypes[i].decode() for i in range(ki.num_vars)],
             "core_id_arg": ki.core_id_arg, "codegen_ms": ki.codegen_ms, "llvm_ms": ki.llvm_ms,
+            # tinygrad's Estimates of the kernel as compiled (-1: see the expression)
+            "estimates": {k: getattr(ki, k) for k in ("ops", "lds", "mem")},
+            "estimates_expr": {k: getattr(ki, k + "_expr").decode() for k in ("ops", "lds", "mem")},
         }
         data, size = ctypes.c_void_p(), ctypes.c_size_t()
         _call("tgc_kernel_object", self.handle, ctypes.byref(data), ctypes.byref(size))
         self.object = ctypes.string_at(data, size.value)
 
     def text(self, kind):
-        """The IR kept with compile_cpu(keep=...): "mlir", "llvm" or "asm" ("" if not kept)."""
+        """The IR kept with compile_cpu(keep=...): "mlir", "llvm" or "asm" ("" if not kept); or "uops",
+        always there: the compiled program's linear form and Estimates as JSON (tgc_text_kind)."""
         p, n = ctypes.c_char_p(), ctypes.c_size_t()
         _call("tgc_kernel_text", self.handle, TEXT_KINDS[kind], ctypes.byref(p), ctypes.byref(n))
         return ctypes.string_at(p, n.value).decode()
@@ -429,7 +436,8 @@ class Kernel(_Handle):
         i = self.info
         return {"name": i["name"], "binary": self.object, "globals": i["globals"], "outs": i["outs"],
                 "ins": i["ins"], "vars": i["vars"], "var_dtypes": i["var_dtypes"], "core_id_arg": i["core_id_arg"],
-                "global_size": i["global_size"], "codegen_ms": i["codegen_ms"], "llvm_ms": i["llvm_ms"]}
+                "global_size": i["global_size"], "codegen_ms": i["codegen_ms"], "llvm_ms": i["llvm_ms"],
+                "uops": json.loads(self.text("uops"))}
 
     def load(self, device):
         """A Program on `device` (a Device) running this kernel."""

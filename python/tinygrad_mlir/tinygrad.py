@@ -8,8 +8,9 @@ shared/reference/tinygrad-backend-hook.md (option A):
 2. `tinygrad.codegen.do_to_program` is wrapped: for our renderer and a kernel SINK it serializes
    the raw kernel AST (uop_json), compiles it in-process through the C API (libTinygradCAPI.so) or
    with a `tinygrad-compile` subprocess (TINYGRAD_MLIR_TRANSPORT, below) and returns the
-   compiled PROGRAM (SINK + KernelInfo with estimates, LINEAR of buffer PARAMs, SOURCE = the AST
-   JSON, BINARY = our ELF object, arg = ProgramInfo). Anything else goes to tinygrad's original.
+   compiled PROGRAM (SINK + KernelInfo with the estimates of the kernel as compiled, the LINEAR of
+   its UOps as compiled, SOURCE = the AST JSON, BINARY = our ELF object, arg = ProgramInfo).
+   Anything else goes to tinygrad's original.
 
 Use it as `import tinygrad_mlir.tinygrad`, as a pytest plugin (`-p tinygrad_mlir.tinygrad`), or
 through python/tinygrad_mlir/site/sitecustomize.py on PYTHONPATH (for subprocesses).
@@ -27,9 +28,9 @@ Environment:
   TINYGRAD_MLIR_LOG=1|path       one line per compiled / rejected kernel, to stderr or appended
                                  to `path` (with the pytest test id, except from compile workers)
   TINYGRAD_MLIR_SAVE_FAILED=dir  write each rejected kernel's AST JSON and diagnostic there
-  TINYGRAD_MLIR_ESTIMATES=ast|tinygrad  how KernelInfo.estimates is computed: `ast` (default)
-                                 counts on the raw AST (backend.estimate_ast); `tinygrad` runs
-                                 tinygrad's own lowering + Estimates.from_uops (exact, slower)
+  TINYGRAD_MLIR_ESTIMATES=tinygrad  diagnostic: KernelInfo.estimates from tinygrad's own lowering of
+                                 the AST (Estimates.from_uops on its program) instead of the
+                                 compiler's, which are counted on the kernel as we compiled it
   TINYGRAD_MLIR_TIMEOUT=seconds  per-kernel compile timeout (default 600)
   TINYGRAD_MLIR_CHECK=1          diagnostic: also build tinygrad's own program for each kernel; each
                                  launch of ours first runs tinygrad's on copies of the real
@@ -52,7 +53,8 @@ from tinygrad.device import Compiled
 from tinygrad.dtype import dtypes
 from tinygrad.renderer import Estimates
 from tinygrad.renderer.cstyle import ClangRenderer
-from tinygrad.uop.ops import Ops, ProgramInfo, UOp, smin
+from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
+from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
 
 from . import backend
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
@@ -61,7 +63,11 @@ from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-export
 class _API:
     """The tinygrad classes backend.build_program builds with."""
     UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
-    smin = staticmethod(smin)
+    AxisType, AddrSpace, ParamArg, ConstFloat, Invalid = AxisType, AddrSpace, ParamArg, ConstFloat, Invalid
+
+    @staticmethod
+    def dtype(name):
+        return getattr(dtypes, name)
 
     @staticmethod
     def variable(name, lo, hi, dtype):

@@ -416,3 +416,46 @@ def find_graphs(obj, path="$"):
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
             yield from find_graphs(v, f"{path}[{i}]")
+
+
+# ---------------------------------------------------------------- import
+
+_FLOAT_FROM_SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan, "-nan": -math.nan, "-0.0": -0.0}
+
+
+def decode_arg(v, api):
+    """An arg of the export format as tinygrad values, built with `api` (a namespace with Ops, AxisType,
+    AddrSpace, ParamArg, ConstFloat, Invalid and dtype(name)). The kinds a compiled program's UOps carry;
+    ValueError for the others."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, list):
+        return tuple(decode_arg(x, api) for x in v)
+    kind = v.get("kind") if isinstance(v, dict) else None
+    if kind == "float":
+        x = v["value"]
+        return api.ConstFloat(_FLOAT_FROM_SPECIAL[x] if isinstance(x, str) else float(x))
+    if kind in ("Ops", "AxisType", "AddrSpace"):
+        return getattr(api, kind)[v["name"]]
+    if kind == "DType":
+        return api.dtype(v["name"])
+    if kind == "Invalid":
+        return api.Invalid
+    if kind == "ParamArg":
+        vmm, dev = v["vmin_vmax"], v["device"]
+        return api.ParamArg(v["slot"], api.dtype(v["dtype"]), None if vmm is None else tuple(decode_arg(x, api) for x in vmm),
+                            v["multiple_of"], v["name"], None if v["addrspace"] is None else api.AddrSpace[v["addrspace"]],
+                            v["axis"], tuple(dev) if isinstance(dev, list) else dev, v["volatile"])
+    raise ValueError(f"cannot rebuild an arg of kind {kind!r}")
+
+
+def graph_to_uops(g, api, param=None):
+    """The root UOp of a graph in the export format ({"nodes", "root"}), built with api.UOp. `param(arg)`
+    may return the UOp to use for a PARAM node with that (decoded) ParamArg (the caller's own), else None."""
+    nodes = []
+    for n in g["nodes"]:
+        arg = decode_arg(n["arg"], api)
+        own = param(arg) if param is not None and n["op"] == "PARAM" else None
+        nodes.append(own if own is not None else
+                     api.UOp(api.Ops[n["op"]], api.dtype(n["dtype"]), tuple(nodes[i] for i in n["src"]), arg))
+    return nodes[g["root"]]

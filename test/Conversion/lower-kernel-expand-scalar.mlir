@@ -7,9 +7,13 @@
 // LLVM's Scalarizer before O3 (cpu::emitObject). That a float sum over
 // UPCAST lanes is not is what keeps corpus conv2d_groups exact
 // (Codegen/corpus-kernels.test).
+// The WHERE's condition is on the lanes alone: each lane's branch is
+// picked (a shuffle), no select.
 // CHECK-LABEL: func.func @test
 // CHECK-SAME: passthrough = ["tg-scalarize"]
-// CHECK: arith.select
+// CHECK-NOT: arith.select
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 3]
+// CHECK-NOT: arith.select
 // CHECK: {{vector|memref}}.store
 // CHECK-NOT: tgt.expand
 %0 = tg.const 2 : !tg.weakint

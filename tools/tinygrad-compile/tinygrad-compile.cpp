@@ -92,6 +92,12 @@ int main(int argc, char **argv) {
     vars.push_back(v);
   for (DType dt : s.varDTypes)
     varDTypes.push_back(getName(dt));
+  // The linearized UOps and Estimates tinygrad reads back (ProgramUOps.h).
+  llvm::Expected<json::Value> uops = json::parse(k->uops.json);
+  if (!uops) {
+    llvm::errs() << input << ": error: " << llvm::toString(uops.takeError()) << "\n";
+    return 1;
+  }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   llvm::outs() << json::Value(json::Object{
                       {"name", s.name},
@@ -103,6 +109,7 @@ int main(int argc, char **argv) {
                       {"var_dtypes", std::move(varDTypes)},
                       {"core_id_arg", s.coreIdArg},
                       {"global_size", json::Array{s.threads, 1, 1}},
+                      {"uops", std::move(*uops)},
                       {"codegen_ms", k->codegenMs},
                       {"passes_ms", k->signature.passesMs},
                       {"llvm_ms", k->llvmMs},

@@ -215,9 +215,21 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
   EXPECT_EQ(info.global_size[0], 1);
   EXPECT_STREQ(info.global_size_expr[0], "1");
   EXPECT_STREQ(info.local_size_expr[2], "1");
+  // tinygrad's Estimates of the kernel as compiled: 8 adds, 8 floats in and
+  // out, each buffer's 32 bytes once
+  EXPECT_EQ(info.ops, 8);
+  EXPECT_EQ(info.lds, 64);
+  EXPECT_EQ(info.mem, 64);
+  EXPECT_STREQ(info.ops_expr, "8");
 
   const char *text = nullptr;
   size_t size = 0;
+  // the compiled program in tinygrad's linear form, and the same Estimates
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_UOPS, &text, &size), TGC_OK);
+  std::string uops(text, size);
+  EXPECT_NE(uops.find("\"estimates\":{\"lds\":64,\"mem\":64,\"ops\":8}"), std::string::npos) << uops;
+  EXPECT_NE(uops.find("\"op\":\"LINEAR\""), std::string::npos);
+  EXPECT_NE(uops.find("\"op\":\"STORE\""), std::string::npos);
   ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_MLIR, &text, &size), TGC_OK);
   EXPECT_NE(std::string(text, size).find("func.func @test"), std::string::npos);
   ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_ASM, &text, &size), TGC_OK);

@@ -9,6 +9,7 @@
 #ifndef TINYGRAD_CODEGEN_CPUPIPELINE_H
 #define TINYGRAD_CODEGEN_CPUPIPELINE_H
 
+#include "tinygrad/Codegen/ProgramUOps.h"
 #include "tinygrad/Conversion/KernelToStandard.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -40,6 +41,9 @@ struct CPUCompileOptions {
 
 struct CPUKernel {
   KernelSignature signature;
+  /// The linearized UOps and Estimates tinygrad reads back (exported:
+  /// the signature's nodes die with the compile's sym::Context).
+  codegen::ProgramUOps uops;
   std::string object;
   std::string mlir, llvmIR, assembly;
   /// codegenMs: AST to the llvm dialect; llvmMs: LLVM IR, O3 and the object

@@ -40,6 +40,12 @@ sym::UOpRef addLocalBuffers(sym::Context &ctx, sym::UOpRef sink);
 /// closes it.
 sym::UOpRef deviceToVar(sym::Context &ctx, sym::UOpRef sink);
 
+/// sym's load/store folding on the kernel's implicit loads (an INDEX read
+/// as a value): `x[i] = x[i]` is nothing, `x[i] = g ? a : x[i]` stores `a`
+/// gated by `g` (what tinygrad's early symbolic does once loads are
+/// explicit).
+sym::UOpRef foldStoresOfOwnLoads(sym::Context &ctx, sym::UOpRef sink);
+
 struct RewriteOptions {
   tg::KernelInfoAttr info; ///< opts_to_apply / applied_opts (may be null)
   TargetDescription target;

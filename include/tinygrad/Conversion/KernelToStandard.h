@@ -36,6 +36,18 @@ struct KernelSignature {
   /// Time in the engine passes (load collapse .. decompositions), before
   /// the emitter.
   double passesMs = 0;
+  /// The kernel as compiled, in tinygrad's linear form (what its PROGRAM's
+  /// LINEAR lists): the emitted program's UOps in op order, every loop a
+  /// RANGE ... END, a value read from memory a LOAD(INDEX), a REDUCE over
+  /// loops a REG accumulator (BUFFER, STORE of the identity, LOAD, the
+  /// ALU, STORE) as tinygrad lowers it. Nodes of the kernel's sym::Context
+  /// (valid while it lives); `linearLanes[i]` is the vector width of the
+  /// LINEAR's i-th source (1: a scalar).
+  sym::UOpRef linear = nullptr;
+  std::vector<unsigned> linearLanes;
+  /// tinygrad's Estimates.from_uops(ignore_indexing=True) on `linear`:
+  /// weakint expressions, CONSTs unless a loop runs to a variable.
+  sym::UOpRef estOps = nullptr, estLds = nullptr, estMem = nullptr;
 };
 
 struct KernelLoweringOptions {

@@ -2,7 +2,8 @@
 //
 // tinygrad/codegen/decomp/op.py's late rewrites that change a value or the
 // shape of an expression, for the ops tinygrad's Clang renderer has (FDIV,
-// NEG, SUB; no RECIPROCAL): `a*(1/b)` divides once instead of rounding the
+// NEG, SUB, CMPEQ, CMPLT; no RECIPROCAL): `!(x != y)` is one `x == y`,
+// `!(x < c)` one `c-1 < x`, `a*(1/b)` divides once instead of rounding the
 // reciprocal, and `x + y*-1` becomes `x - y`, which is no ADD for the C's
 // parenthesis stripping (CExpressions.h) to flatten and, on 8/16-bit ints,
 // keeps C's borrow. Its other integer rewrites give the same values and
@@ -27,6 +28,13 @@ static bool minusOneAt(UOpRef c, DType dt) {
     return true;
   auto hi = intMaxValue(dt);
   return isUnsigned(dt) && hi && v == *hi;
+}
+
+/// dtypes.sints, and weakint (index math before the emitter lowers it).
+static DTypeSet signedOrIndex() {
+  DTypeSet s = sintDTypes();
+  s.bits |= DTypeSet(DType::WeakInt).bits;
+  return s;
 }
 
 std::vector<sym::pat::Rule> lateRewriteRules() {
@@ -55,6 +63,23 @@ std::vector<sym::pat::Rule> lateRewriteRules() {
        }},
       {"a*(1/b) -> a/b", var(n::a) * up(Op::FDIV, {cfloat(1.0), var(n::b)}, Name::None, floatDTypes()),
        [](Match &m) { return m.ctx.alu(Op::FDIV, {m[n::a], m[n::b]}); }},
+      // "late because simplex expects equalities in a certain format": a
+      // negated compare with a constant is one compare. tinygrad matches
+      // dtypes.sints after lowering index math to int32/int64; ours is still
+      // weakint here (the emitter picks its width), so that counts too.
+      {"(x<c).logical_not() -> c-1<x", (var(n::x, signedOrIndex()) < cvar(n::c)).logicalNot(),
+       [](Match &m) -> UOpRef {
+         UOpRef c = m[n::c];
+         return c->val().isInt() ? m.ctx.lt(m.ctx.cnst(Scalar::fromInt(c->val().i - 1), c->dtype), m[n::x]) : nullptr;
+       }},
+      {"(c<x).logical_not() -> x<c+1", (cvar(n::c) < var(n::x, signedOrIndex())).logicalNot(),
+       [](Match &m) -> UOpRef {
+         UOpRef c = m[n::c];
+         return c->val().isInt() ? m.ctx.lt(m[n::x], m.ctx.cnst(Scalar::fromInt(c->val().i + 1), c->dtype)) : nullptr;
+       }},
+      // Clang renders CMPEQ (`==`): not-equal negated is one compare.
+      {"x.ne(y).logical_not() -> CMPEQ(x, y)", var(n::x).ne(var(n::y)).logicalNot(),
+       [](Match &m) { return m.ctx.alu(Op::CMPEQ, {m[n::x], m[n::y]}); }},
   };
 }
 

@@ -59,6 +59,8 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
     UOpRef t = opt::lowerThreadRanges(ctx, s);
     return t ? deviceToVar(ctx, t) : t;
   });
+  // "early symbolic"'s load/store folding, on the kernel's implicit loads
+  step("fold stores of own loads", [&](UOpRef s) { return foldStoresOfOwnLoads(ctx, s); });
   // "add images", bottom up as there.
   step("add images",
        [&](UOpRef s) { return sym::graphRewriteBottomUp(ctx, s, sym::simplifyAddImageCasts()); });

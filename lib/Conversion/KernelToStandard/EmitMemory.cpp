@@ -427,6 +427,9 @@ Value Emitter::emitAfter(UOpRef u, unsigned depth) {
     if (failed(atDepth(depth, [&] { return emitEffect(d); })))
       return {};
   }
+  // Listed after what it waits for (a fill's loop ends just before here).
+  setInsertionAt(depth);
+  note(lastInserted(), u, 1);
   return v;
 }
 
@@ -590,15 +593,14 @@ LogicalResult Emitter::emitStore(UOpRef u) {
   }
   if (!g) {
     storeLanes(b, a, x, {}, streamAlignment(a, index));
-    return success();
-  }
-  if (!isa<VectorType>(g.getType())) {
+  } else if (!isa<VectorType>(g.getType())) {
     auto ifOp = scf::IfOp::create(b, loc, g, /*withElse=*/false);
     OpBuilder ib = ifOp.getThenBodyBuilder();
     storeLanes(ib, a, x, {});
-    return success();
+  } else {
+    storeLanes(b, a, x, g);
   }
-  storeLanes(b, a, x, g);
+  note(lastInserted(), u, numLanes(shape));
   return success();
 }
 

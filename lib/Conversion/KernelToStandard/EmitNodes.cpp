@@ -49,6 +49,11 @@ Value Emitter::emitL(UOpRef u) {
     v = emitReduce(u, depth);
   } else if (u->op == K::AFTER) {
     v = emitAfter(u, depth);
+  } else if (Value w = u->op == K::WHERE ? laneStaticWhere(u, depth) : Value()) {
+    v = w;
+    laneShuffles.insert(u);
+  } else if (!error.empty()) {
+    return {};
   } else {
     // PARAM sizes are not computed; INDEX/LOAD place their own operands.
     bool ownOperands = u->op == K::PARAM || u->op == K::BUFFER || u->op == K::INDEX || u->op == K::LOAD ||
@@ -68,7 +73,38 @@ Value Emitter::emitL(UOpRef u) {
   }
   memo[u] = {v, unsigned(depth), scopes[depth].id, promotedOut};
   promotedOut = {};
+  noteValue(u, v);
   return v;
+}
+
+Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {
+  // A condition on the lanes alone (`stack`/`cat` of pieces: lane 0 takes
+  // a, lane 1 b) is known per lane, as tinygrad's devectorized symbolic
+  // folds it: the result picks each lane from its branch, no select.
+  UOpRef c = u->src[0];
+  if (laneShape(c).empty() || !llvm::all_of(rangesOf(c), isLaneRange))
+    return {};
+  SmallVector<UOpRef, 2> shape = laneShape(u);
+  SmallVector<int8_t> g = staticLaneGates(c, shape);
+  if (llvm::any_of(g, [](int8_t x) { return x < 0; }))
+    return {};
+  bool anyT = llvm::is_contained(g, 1), anyF = llvm::is_contained(g, 0);
+  Value t = anyT ? emitL(u->src[1]) : Value(), f = anyF ? emitL(u->src[2]) : Value();
+  if ((anyT && !t) || (anyF && !f))
+    return {};
+  setInsertionAt(depth);
+  if (anyT)
+    t = broadcastTo(t, laneShape(u->src[1]), shape);
+  if (anyF)
+    f = broadcastTo(f, laneShape(u->src[2]), shape);
+  Value r = !anyF ? t : !anyT ? f : Value();
+  if (!r) {
+    SmallVector<int64_t> pick;
+    for (auto [l, x] : llvm::enumerate(g))
+      pick.push_back(x ? (int64_t)l : (int64_t)(g.size() + l));
+    r = vector::ShuffleOp::create(b, loc, t, f, pick);
+  }
+  return isHalfLike(u->dtype) ? roundLikeC(u, r) : r;
 }
 
 static bool isNarrowInt(DType dt) {

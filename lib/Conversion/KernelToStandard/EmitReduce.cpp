@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tinygrad/Dialect/TG/IR/TypeRules.h"
+#include "llvm/ADT/ScopeExit.h"
+
 namespace mlir::tinygrad::kernel_emitter {
 
 Value Emitter::emitReduce(UOpRef u, unsigned depth) {
@@ -39,11 +42,23 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     }
     return {};
   };
+  // The linear form (EmitLinear.cpp): each combine is tinygrad's ALU of the
+  // running value (`chain`: the accumulator's LOAD, then each ALU) and the
+  // term, as wide as the output.
+  sym::Context &sc = symCtx();
+  sym::Op aluOp = kind == tg::ReduceKind::Add ? K::ADD : kind == tg::ReduceKind::Mul ? K::MUL : K::MAX;
+  unsigned nOutLanes = numLanes(laneShape(u));
+  UOpRef chain = nullptr;
   // tinygrad's accumulator is a variable of the reduce's dtype: a half one
   // rounds at every step.
   auto combine = [&](Value cur, Value x) -> Value {
     Value r = combineF32(cur, x);
-    return r && isHalfLike(dt) ? roundToStorage(r, dt) : r;
+    r = r && isHalfLike(dt) ? roundToStorage(r, dt) : r;
+    if (r) {
+      chain = sc.get(aluOp, sc.typeFor(dt), {chain ? chain : u->src[0], u->src[0]});
+      note(r.getDefiningOp(), chain, nOutLanes);
+    }
+    return r;
   };
   // A half chain `acc*x0*x1...` is one expression of tinygrad's C, which
   // computes __fp16 arithmetic in float and rounds once, where it assigns
@@ -89,12 +104,18 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       return emitL(src);
     return emitL(src->src[0]) && emitL(src->src[1]) ? Value(memo.lookup(src->src[0]).v) : Value();
   };
+  bool mulNoted = false;
   auto term = [&](Value x, unsigned c) -> Value {
     if (!mulFold)
       return foldLane(x, src, c);
     Value l = foldLane(memo.lookup(src->src[0]).v, src->src[0], c);
     Value r = foldLane(memo.lookup(src->src[1]).v, src->src[1], c);
-    return arith::MulFOp::create(b, loc, l, r, contract());
+    Value p = arith::MulFOp::create(b, loc, l, r, contract());
+    // The products (one MUL over all their lanes in tinygrad's form).
+    if (!mulNoted)
+      note(p.getDefiningOp(), src, numLanes(laneShape(src)));
+    mulNoted = true;
+    return p;
   };
   auto prepare = [&](Value x) { return mulFold ? x : convert(x, src->dtype, dt); };
   // tinygrad's C adds each term to the sum as `acc + <term>`, and its
@@ -167,6 +188,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
   if (loops.empty()) {
+    // A horizontal fold's value is its last ALU (its term alone when one).
+    auto value = llvm::make_scope_exit([&] { reduceValues[u] = chain ? chain : src; });
     // Only lanes: the horizontal reduce, no accumulator (tinygrad's
     // expand_horizontal_reduce).
     Value x = emitSrc();
@@ -271,6 +294,17 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
   Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, accT));
+  // tinygrad's accumulator: a REG BUFFER of the output's lanes.
+  MLIRContext *mc = b.getContext();
+  Type elemT = sc.typeFor(dt), voidT = sc.typeFor(DType::Void);
+  Type regElem = tg::makeValueType(elemT, {}, tg::AddrSpace::Reg);
+  NamedAttrList regAttrs;
+  regAttrs.set("arg", tg::ParamAttr::get(mc, nextRegSlot++, elemT, {}, std::nullopt, {}, tg::AddrSpace::Reg,
+                                         std::nullopt, {}, false, std::nullopt));
+  UOpRef reg = sc.get(K::BUFFER, tg::makeValueType(elemT, {(int64_t)nOut}, tg::AddrSpace::Reg),
+                      {sc.constInt(nOut)}, sym::Arg{Scalar(), regAttrs.getDictionary(mc)});
+  note(acc.getDefiningOp(), reg, 1);
+  auto regIndex = [&](UOpRef buf) { return sc.get(K::INDEX, regElem, {buf, sc.constInt(0)}); };
   setInsertionAt(depth);
   Value initV;
   if (kind == tg::ReduceKind::Max) {
@@ -284,9 +318,15 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   } else {
     initV = constant(kind == tg::ReduceKind::Add ? Scalar::fromInt(0) : Scalar::fromInt(1), dt);
   }
+  Scalar identity = kind == tg::ReduceKind::Max
+                       ? (f ? Scalar::fromFloat(-std::numeric_limits<double>::infinity())
+                          : dt == DType::Bool ? Scalar::fromBool(false) : Scalar::fromInt(*intMinValue(dt)))
+                       : Scalar::fromInt(kind == tg::ReduceKind::Add ? 0 : 1);
   if (nOut > 1)
     initV = vector::BroadcastOp::create(b, loc, accT, initV);
-  memref::StoreOp::create(b, loc, initV, acc);
+  auto initStore = memref::StoreOp::create(b, loc, initV, acc);
+  UOpRef init = sc.get(K::STORE, voidT, {regIndex(reg), sc.cnst(identity, dt)});
+  note(initStore, init, nOut);
   // The reduce's own loops open at `depth`, inside whatever is open there.
   return atDepth(depth, [&]() -> Value {
     unsigned d = depth;
@@ -300,6 +340,11 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         x = prepare(x);
         findDropped();
         Value cur = memref::LoadOp::create(b, loc, acc);
+        SmallVector<UOpRef, 4> waits{reg, init};
+        for (UOpRef r : loops)
+          waits.push_back(r);
+        chain = regIndex(sc.get(K::AFTER, reg->type, waits));
+        note(cur.getDefiningOp(), chain, nOut, /*load=*/true);
         // tinygrad's accumulator takes `acc <op> (x0 <op> x1 <op> ...)`
         // (reduce_ranges_to_acc over expand_horizontal_reduce). float ADD
         // and MUL chains render without the parentheses, so C folds them
@@ -333,7 +378,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         }
         if (!lanesFirst)
           cur = endChain(cur);
-        memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
+        auto update = memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
+        UOpRef updated = sc.get(K::STORE, voidT, {regIndex(reg), chain});
+        note(update, updated, nOut);
+        chain = updated;
       }
     }
     while (scopes.size() > depth + 1)
@@ -341,7 +389,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     if (!error.empty())
       return Value();
     setInsertionAt(depth);
-    return memref::LoadOp::create(b, loc, acc).getResult();
+    Value result = memref::LoadOp::create(b, loc, acc);
+    // The REDUCE's value: the accumulator read after its loops end.
+    UOpRef after = regIndex(sc.get(K::AFTER, reg->type, {reg, chain}));
+    note(result.getDefiningOp(), after, nOut, /*load=*/true);
+    reduceValues[u] = after;
+    return result;
   });
 }
 

@@ -120,6 +120,7 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   Value ub = arith::IndexCastOp::create(b, loc, b.getIndexType(), end);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  loopRanges[loop] = range;
   // Scopes deeper than `depth` are hidden while this loop is open.
   scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});
   b.setInsertionPointToStart(loop.getBody());

@@ -306,6 +306,9 @@ private:
   Value emitNode(UOpRef u);
   Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
   Value emitReduce(UOpRef u, unsigned depth);
+  /// A WHERE whose condition depends on lane ranges only, each lane's
+  /// branch picked statically (null, error unset, where it does not apply).
+  Value laneStaticWhere(UOpRef u, unsigned depth);
   /// AFTER: its side-effecting deps (a LOCAL buffer's fill) emitted once at
   /// the AFTER's depth, then the value of its first source.
   Value emitAfter(UOpRef u, unsigned depth);
@@ -389,6 +392,45 @@ private:
   /// A non-temporal store was emitted: the function ends with a fence, as
   /// such stores are not ordered with the launch's completion signal.
   bool streamed = false;
+
+  // ---- The program as compiled, in tinygrad's linear form (EmitLinear.cpp).
+  // While emitting, each node is noted at the MLIR op that completes it
+  // (its value's defining op, a store, a REDUCE's accumulator ops); after
+  // emitting, a walk over the function in op order reads them back, each
+  // scf.for a RANGE ... END: what tinygrad's linearizer would list for the
+  // code we emitted, placement and all.
+  struct Noted {
+    UOpRef u;
+    unsigned lanes;
+    /// An INDEX read as a value: INDEX, then LOAD(INDEX).
+    bool load = false;
+  };
+  llvm::DenseMap<Operation *, SmallVector<Noted, 2>> notes;
+  llvm::DenseMap<Operation *, UOpRef> loopRanges;
+  /// What a REDUCE's value is in the linear form: its accumulator's LOAD
+  /// after the loop, or the last op of a horizontal fold.
+  llvm::DenseMap<UOpRef, UOpRef> reduceValues;
+  /// WHEREs emitted as a lane shuffle (laneStaticWhere): a STACK of their
+  /// branches' lanes in the linear form, no ALU.
+  llvm::DenseSet<UOpRef> laneShuffles;
+  unsigned nextRegSlot = 0;
+  sym::Context *sctx = nullptr;
+  sym::Context &symCtx() { return *sctx; }
+  /// Notes `u` (`lanes` wide) after `anchor` (null: the function's top).
+  void note(Operation *anchor, UOpRef u, unsigned lanes, bool load = false) {
+    notes[anchor].push_back({u, lanes, load});
+  }
+  /// Notes a value node emitted as `v`.
+  void noteValue(UOpRef u, Value v);
+  /// The op just before b's insertion point (what was inserted last there).
+  Operation *lastInserted() {
+    Block *blk = b.getInsertionBlock();
+    auto ip = b.getInsertionPoint();
+    return blk && ip != blk->begin() ? &*std::prev(ip) : nullptr;
+  }
+  /// The noted program in op order as a LINEAR node, with the lanes of
+  /// each of its sources (KernelSignature::linear).
+  UOpRef linearize(ArrayRef<UOpRef> bufs, ArrayRef<UOpRef> vars, SmallVectorImpl<unsigned> &lanes);
 
   Value convert(Value v, DType from, DType to);
   /// The sources' promoted values (null where none) for the node being

@@ -17,6 +17,7 @@
 #include "Emitter.h"
 
 #include "tinygrad/Conversion/KernelToStandard.h"
+#include "tinygrad/Codegen/Estimates.h"
 #include "tinygrad/Codegen/Steps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include <chrono>
@@ -117,6 +118,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   MLIRContext *ctx = module.getContext();
   KernelSignature sig;
   sig.name = name.str();
+  sctx = &sink->ctx();
   SmallVector<UOpRef> topo;
   opt::toposort(sink, topo);
   for (UOpRef u : topo)
@@ -306,6 +308,14 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     b.setInsertionPoint(entry->getTerminator());
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   }
+  // Before contractLikeClang, which fuses (erases) ops the nodes are noted at.
+  SmallVector<unsigned> lanes;
+  sig.linear = linearize(bufs, vars, lanes);
+  sig.linearLanes.assign(lanes.begin(), lanes.end());
+  codegen::Estimates est = codegen::estimatesFromUOps(*sctx, sig.linear->src, lanes);
+  sig.estOps = est.ops;
+  sig.estLds = est.lds;
+  sig.estMem = est.mem;
   contractLikeClang(fn);
   return sig;
 }

@@ -1,0 +1,40 @@
+//===- ProgramUOps.h - a compiled kernel's UOps, for tinygrad -----*- C++ -*-===//
+//
+// What tinygrad reads back from a compiled program besides the binary: the
+// linearized UOps (PROGRAM's LINEAR) and the Estimates counted on them
+// (KernelInfo.estimates), both of the kernel as we compiled it
+// (KernelSignature::linear, estOps/estLds/estMem). Exported as the corpus
+// JSON node format, so the Python hook rebuilds them as tinygrad UOps.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_CODEGEN_PROGRAMUOPS_H
+#define TINYGRAD_CODEGEN_PROGRAMUOPS_H
+
+#include "tinygrad/Conversion/KernelToStandard.h"
+#include "llvm/Support/JSON.h"
+#include <optional>
+
+namespace mlir::tinygrad::codegen {
+
+/// One Estimates field as tinygrad holds it (a sint): an int, or an
+/// expression of the kernel's variables, then also rendered in tinygrad's
+/// syntax (`expr`; the int's digits otherwise).
+struct ExportedSint {
+  std::optional<int64_t> value;
+  std::string expr;
+  llvm::json::Value json = nullptr; ///< the int, or the expression's graph
+};
+
+struct ProgramUOps {
+  ExportedSint ops, lds, mem;
+  /// {"linear": graph of the LINEAR, "estimates": {"ops", "lds", "mem"}}
+  std::string json;
+};
+
+/// The signature's linear form and estimates, exported (a located error
+/// when a node has no tinygrad form).
+FailureOr<ProgramUOps> exportProgramUOps(MLIRContext *ctx, Location loc, const KernelSignature &sig);
+
+} // namespace mlir::tinygrad::codegen
+
+#endif

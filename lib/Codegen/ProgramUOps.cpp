@@ -1,0 +1,76 @@
+//===- ProgramUOps.cpp - a compiled kernel's UOps as corpus JSON ------------===//
+#include "tinygrad/Codegen/ProgramUOps.h"
+
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Target/TinygradJSON.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+
+namespace {
+/// The graph of `root` as corpus JSON ({"nodes", "root"}), through a
+/// scratch module of UOp ops. `render` also gets tinygrad's render string.
+FailureOr<llvm::json::Value> exportGraph(MLIRContext *ctx, Location loc, sym::UOpRef root,
+                                         std::string *render = nullptr) {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module->getBody());
+  Value v = sym::Materializer(b, loc).materialize(root);
+  if (render)
+    *render = renderUOp(v);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (failed(exportTinygradJSON(*module, os)))
+    return failure();
+  auto parsed = llvm::json::parse(text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return mlir::emitError(loc, "the program's UOps exported as invalid JSON");
+  }
+  return std::move(*parsed);
+}
+
+FailureOr<codegen::ExportedSint> exportSint(MLIRContext *ctx, Location loc, sym::UOpRef x) {
+  codegen::ExportedSint out;
+  if (!x)
+    return mlir::emitError(loc, "no estimate was counted");
+  if (x->op == sym::Op::CONST && x->val().isInt() && x->val().i >= INT64_MIN && x->val().i <= INT64_MAX) {
+    out.value = (int64_t)x->val().i;
+    out.expr = std::to_string(*out.value);
+    out.json = *out.value;
+    return out;
+  }
+  FailureOr<llvm::json::Value> g = exportGraph(ctx, loc, x, &out.expr);
+  if (failed(g))
+    return failure();
+  out.json = std::move(*g);
+  return out;
+}
+} // namespace
+
+FailureOr<codegen::ProgramUOps> codegen::exportProgramUOps(MLIRContext *ctx, Location loc,
+                                                           const KernelSignature &sig) {
+  if (!sig.linear)
+    return mlir::emitError(loc, "the kernel has no linear form");
+  ProgramUOps out;
+  FailureOr<llvm::json::Value> linear = exportGraph(ctx, loc, sig.linear);
+  FailureOr<ExportedSint> ops = exportSint(ctx, loc, sig.estOps), lds = exportSint(ctx, loc, sig.estLds),
+                          mem = exportSint(ctx, loc, sig.estMem);
+  if (failed(linear) || failed(ops) || failed(lds) || failed(mem))
+    return failure();
+  out.ops = std::move(*ops);
+  out.lds = std::move(*lds);
+  out.mem = std::move(*mem);
+  llvm::json::Array lanes;
+  for (unsigned n : sig.linearLanes)
+    lanes.push_back(n);
+  llvm::json::Value v = llvm::json::Object{
+      {"linear", std::move(*linear)},
+      {"lanes", std::move(lanes)},
+      {"estimates", llvm::json::Object{{"ops", out.ops.json}, {"lds", out.lds.json}, {"mem", out.mem.json}}}};
+  llvm::raw_string_ostream(out.json) << v;
+  return out;
+}
