@@ -249,7 +249,8 @@ typedef enum tgc_text_kind {
   TGC_TEXT_UOPS = 3
 } tgc_text_kind;
 /* Text kept by tgc_cpu_options.keep_*; "" if it was not asked for. Owned by
- * the kernel. TGC_TEXT_UOPS is always there: JSON {"linear": the compiled
+ * the kernel. TGC_TEXT_UOPS is always there: JSON {"applied_opts": the opts
+ * applied (tinygrad's KernelInfo.applied_opts), "linear": the compiled
  * program in tinygrad's linear form (what its PROGRAM's LINEAR lists: loops
  * as RANGE ... END, loads, stores, REDUCEs as REG accumulators) as a corpus
  * JSON graph rooted at a LINEAR, "lanes": the vector width of each of its

@@ -67,7 +67,15 @@ FailureOr<codegen::ProgramUOps> codegen::exportProgramUOps(MLIRContext *ctx, Loc
   llvm::json::Array lanes;
   for (unsigned n : sig.linearLanes)
     lanes.push_back(n);
+  // KernelInfo.applied_opts: what apply_opts applied (a heuristic's or opts_to_apply)
+  llvm::json::Array opts;
+  for (const opt::Opt &o : sig.appliedOpts)
+    opts.push_back(llvm::json::Object{{"kind", "Opt"},
+                                      {"op", opt::optName(o.op)},
+                                      {"axis", o.axis ? llvm::json::Value(*o.axis) : llvm::json::Value(nullptr)},
+                                      {"arg", o.arg}});
   llvm::json::Value v = llvm::json::Object{
+      {"applied_opts", std::move(opts)},
       {"linear", std::move(*linear)},
       {"lanes", std::move(lanes)},
       {"estimates", llvm::json::Object{{"ops", out.ops.json}, {"lds", out.lds.json}, {"mem", out.mem.json}}}};

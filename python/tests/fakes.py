@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from tinygrad_mlir.uop_json import AXIS_TYPE_NAMES, OPS_NAMES
+from tinygrad_mlir.uop_json import AXIS_TYPE_NAMES, OPS_NAMES, OPT_OPS_NAMES
 
 
 # IntEnums like tinygrad's, to catch "enum encoded as int" bugs; every member the format knows, so
@@ -17,8 +17,7 @@ AxisType = enum.Enum("AxisType", sorted(AXIS_TYPE_NAMES))
 AddrSpace = enum.IntEnum("AddrSpace", ["GLOBAL", "LOCAL", "REG", "ALU"])
 
 
-class OptOps(enum.Enum):
-    UPCAST = 1; NOLOCALS = 2; PADTO = 3  # noqa: E702
+OptOps = enum.Enum("OptOps", sorted(OPT_OPS_NAMES))
 
 
 class Color(enum.Enum):  # an enum the format does not know
@@ -128,6 +127,7 @@ class API:
     """What tinygrad_mlir.backend.build_program needs from tinygrad, as stand-ins."""
     UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
     AxisType, AddrSpace, ParamArg, ConstFloat, Invalid = AxisType, AddrSpace, ParamArg, ConstFloat, Invalid
+    Opt, OptOps = Opt, OptOps
 
     @staticmethod
     def dtype(name):

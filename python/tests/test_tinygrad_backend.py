@@ -97,7 +97,7 @@ def fake_uops(globals_, estimates=(0, 0, 0)):
                               "multiple_of": None, "name": None, "addrspace": "GLOBAL", "axis": None,
                               "device": "CPU", "volatile": False}})
     nodes.append({"id": len(nodes), "op": "LINEAR", "dtype": "void", "src": lin, "arg": None, "tag": None})
-    return {"linear": {"nodes": nodes, "root": len(nodes) - 1}, "lanes": [1] * len(lin),
+    return {"applied_opts": [], "linear": {"nodes": nodes, "root": len(nodes) - 1}, "lanes": [1] * len(lin),
             "estimates": dict(zip(("ops", "lds", "mem"), estimates))}
 
 
@@ -269,6 +269,17 @@ class TestBuildProgram(unittest.TestCase):
         with self.assertRaisesRegex(MLIRCompileError, "program UOps cannot be rebuilt"):
             backend.build_program(F.API, add_one_ast(), fake_result(uops=bad), None)
 
+    def test_applied_opts_are_the_compilers(self):
+        uops = fake_uops([0, 1])
+        uops["applied_opts"] = [{"kind": "Opt", "op": "UPCAST", "axis": 0, "arg": 4}]
+        prg = backend.build_program(F.API, add_one_ast(), fake_result(uops=uops), None)
+        self.assertEqual(prg.src[0].arg.applied_opts, (F.Opt(F.OptOps.UPCAST, 0, 4),))
+        # an AST that comes with applied opts (BEAM's candidates) keeps them
+        ast = add_one_ast()
+        ast.arg = F.KernelInfo(applied_opts=(F.Opt(F.OptOps.UNROLL, 0, 2),))
+        prg = backend.build_program(F.API, ast, fake_result(), None)
+        self.assertEqual(prg.src[0].arg.applied_opts, (F.Opt(F.OptOps.UNROLL, 0, 2),))
+
     def test_symbolic_estimates_use_the_programs_variable(self):
         # ops = n*2: a graph over the variable's PARAM, rebuilt with the PROGRAM's own `n`
         uops = fake_uops([0, 1])
@@ -356,6 +367,13 @@ class TestCompileAndRun(unittest.TestCase):
         self.assertLess(reg_stores[0], reduce_range[0])  # the identity, before the loop
         self.assertTrue(reduce_range[0] < reg_stores[1] < end)  # the accumulate, in it
         self.assertIn(Ops.LOAD, ops[end:])  # the sum, read after it
+
+    def test_applied_opts(self):
+        ast = add_one_ast(12)
+        ast.arg = F.KernelInfo(opts_to_apply=(F.Opt(F.OptOps.UPCAST, 0, 3),))
+        res, _, _ = backend.compile_kernel(ast)
+        prg = backend.build_program(F.API, ast, res, None)
+        self.assertEqual(prg.src[0].arg.applied_opts, (F.Opt(F.OptOps.UPCAST, 0, 3),))
 
     def test_symbolic_estimates(self):
         # out[0] = sum_{i<n} in[i]*2: the *2 moves after the sum (tinygrad's reduce_add_const_mul), so

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from .uop_json import _toposort, dumps, graph_to_uops
+from .uop_json import _toposort, decode_arg, dumps, graph_to_uops
 
 ENV_COMPILER = "TINYGRAD_MLIR_COMPILE"
 ENV_TRANSPORT = "TINYGRAD_MLIR_TRANSPORT"
@@ -289,8 +289,8 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
 
     PROGRAM(SINK(the AST's own srcs, arg=KernelInfo + estimates), LINEAR, SOURCE(source),
     BINARY(object)) with ProgramInfo(name, global_size, (1,1,1), vars, globals, outs, ins, target).
-    The LINEAR and the estimates are the compiler's (res["uops"]): the kernel as compiled, in
-    tinygrad's linear form (its buffer PARAMs first, in `globals` order, as tinygrad's to_elf reads
+    The LINEAR, the estimates and the applied opts are the compiler's (res["uops"]): the kernel as
+    compiled, in tinygrad's linear form (its buffer PARAMs first, in `globals` order, as tinygrad's to_elf reads
     them), and tinygrad's Estimates counted on it. Their PARAMs are the AST's own; `vars` are the
     AST's variable PARAMs in the compiler's argument order, with slot = their argument index (what
     tinygrad's own lowering gives them); `core_id` and `_device_num` are made with api.variable
@@ -358,6 +358,7 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         linear = graph_to_uops(uops["linear"], api, own_param)
         compiled = tuple(x if isinstance(x, int) else graph_to_uops(x, api, own_param)
                          for x in (uops["estimates"][k] for k in ("ops", "lds", "mem")))
+        applied = tuple(decode_arg(o, api) for o in uops["applied_opts"])
     except (KeyError, TypeError, ValueError) as e:
         raise bad(f"its program UOps cannot be rebuilt: {type(e).__name__}: {e}") from None
     lin_params = [u for u in linear.src if _is_op(u, "PARAM") and not _is_alu_param(u)]
@@ -367,7 +368,8 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         estimates = compiled
     if isinstance(estimates, tuple):
         estimates = api.Estimates(*estimates)
-    kinfo = dataclasses.replace(ast.arg, estimates=estimates)
+    # an AST given with applied_opts (BEAM's candidates) gets no more from our apply_opts
+    kinfo = dataclasses.replace(ast.arg, estimates=estimates, applied_opts=tuple(ast.arg.applied_opts) + applied)
     sink = api.UOp(api.Ops.SINK, ast.dtype, tuple(ast.src), kinfo, getattr(ast, "tag", None))
     info = api.ProgramInfo(name, gs, (1, 1, 1), tuple(vars_), tuple(res["globals"]), tuple(res["outs"]),
                            tuple(res["ins"]), target)

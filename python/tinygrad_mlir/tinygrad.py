@@ -41,8 +41,9 @@ Environment:
                                  within 1e-5 (1e-2 at 16 bits)
 
 Tagged ASTs (ast.tag is not None: tinygrad's "don't optimize") and KernelInfo's opts_to_apply /
-beam hints travel unchanged in the AST JSON; tinygrad-compile applies no tinygrad-style opts,
-which satisfies both. BEAM search does not run for our kernels.
+beam hints travel unchanged in the AST JSON: the compiler applies opts_to_apply exactly, else its
+heuristic (none for a tagged AST or one with applied_opts), and the opts it applied come back as
+KernelInfo.applied_opts. BEAM search does not run for our kernels.
 """
 import os
 import sys
@@ -53,6 +54,7 @@ from tinygrad.device import Compiled
 from tinygrad.dtype import dtypes
 from tinygrad.renderer import Estimates
 from tinygrad.renderer.cstyle import ClangRenderer
+from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
 
@@ -64,6 +66,7 @@ class _API:
     """The tinygrad classes backend.build_program builds with."""
     UOp, Ops, ProgramInfo, Estimates = UOp, Ops, ProgramInfo, Estimates
     AxisType, AddrSpace, ParamArg, ConstFloat, Invalid = AxisType, AddrSpace, ParamArg, ConstFloat, Invalid
+    Opt, OptOps = Opt, OptOps
 
     @staticmethod
     def dtype(name):

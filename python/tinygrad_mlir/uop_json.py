@@ -425,7 +425,7 @@ _FLOAT_FROM_SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan, "-na
 
 def decode_arg(v, api):
     """An arg of the export format as tinygrad values, built with `api` (a namespace with Ops, AxisType,
-    AddrSpace, ParamArg, ConstFloat, Invalid and dtype(name)). The kinds a compiled program's UOps carry;
+    AddrSpace, ParamArg, Opt, OptOps, ConstFloat, Invalid and dtype(name)). The kinds a compiled program's UOps carry;
     ValueError for the others."""
     if v is None or isinstance(v, (bool, int, str)):
         return v
@@ -441,6 +441,8 @@ def decode_arg(v, api):
         return api.dtype(v["name"])
     if kind == "Invalid":
         return api.Invalid
+    if kind == "Opt":
+        return api.Opt(api.OptOps[v["op"]], v["axis"], decode_arg(v["arg"], api))
     if kind == "ParamArg":
         vmm, dev = v["vmin_vmax"], v["device"]
         return api.ParamArg(v["slot"], api.dtype(v["dtype"]), None if vmm is None else tuple(decode_arg(x, api) for x in vmm),

@@ -27,6 +27,8 @@ struct Opt {
   int64_t arg = 0;
   bool operator==(const Opt &o) const { return op == o.op && axis == o.axis && arg == o.arg; }
 };
+/// The OptOps member's name, "UPCAST".
+const char *optName(tg::OptOps op);
 /// "Opt(op=OptOps.UPCAST, axis=1, arg=4)", tinygrad's repr.
 std::string toString(const Opt &o);
 std::string toString(llvm::ArrayRef<Opt> opts);

@@ -1,8 +1,9 @@
 //===- ProgramUOps.h - a compiled kernel's UOps, for tinygrad -----*- C++ -*-===//
 //
 // What tinygrad reads back from a compiled program besides the binary: the
-// linearized UOps (PROGRAM's LINEAR) and the Estimates counted on them
-// (KernelInfo.estimates), both of the kernel as we compiled it
+// linearized UOps (PROGRAM's LINEAR), the Estimates counted on them
+// (KernelInfo.estimates) and the opts applied (KernelInfo.applied_opts), all
+// of the kernel as we compiled it
 // (KernelSignature::linear, estOps/estLds/estMem). Exported as the corpus
 // JSON node format, so the Python hook rebuilds them as tinygrad UOps.
 //
@@ -27,7 +28,8 @@ struct ExportedSint {
 
 struct ProgramUOps {
   ExportedSint ops, lds, mem;
-  /// {"linear": graph of the LINEAR, "estimates": {"ops", "lds", "mem"}}
+  /// {"applied_opts": [Opt...], "linear": graph of the LINEAR, "lanes": [...],
+  /// "estimates": {"ops", "lds", "mem"}}
   std::string json;
 };
 

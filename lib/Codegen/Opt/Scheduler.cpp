@@ -34,6 +34,8 @@ int axisToPos(AxisType t) {
   default: return 6;
   }
 }
+} // namespace
+
 const char *optName(tg::OptOps op) {
   switch (op) {
   case tg::OptOps::TC: return "TC";
@@ -49,7 +51,6 @@ const char *optName(tg::OptOps op) {
   }
   return "?";
 }
-} // namespace
 
 void toposort(UOpRef root, llvm::SmallVectorImpl<UOpRef> &out) {
   std::vector<UOpRef> order = sym::toposort(root);
