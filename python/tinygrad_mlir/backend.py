@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from .uop_json import _toposort, decode_arg, dumps, graph_to_uops
+from .uop_json import _toposort, decode_arg, dtype_name, dumps, graph_to_uops
 
 ENV_COMPILER = "TINYGRAD_MLIR_COMPILE"
 ENV_TRANSPORT = "TINYGRAD_MLIR_TRANSPORT"
