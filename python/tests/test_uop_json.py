@@ -33,6 +33,15 @@ class TestGraphShape(unittest.TestCase):
         self.assertEqual(g, {"nodes": [{"id": 0, "op": "CONST", "dtype": "weakint", "src": [],
                                         "arg": 16, "tag": None}], "root": 0})
 
+    def test_weakint_const_past_64_bits_keeps_its_low_64(self):
+        # tinygrad commits such a weakint to long (UOp.const truncates as ctypes.c_int64): random-kernels
+        # seed 611 --edges #36 folded a prod of shorts to 1.77e72, which JSON readers turn into a double
+        big = 1766847064778384329583297500742918515827483896875618958121606201292619776
+        for v in (big, big + 5, -big - 3, 2**63, -2**63 - 1):
+            want = (v + 2**63) % 2**64 - 2**63
+            self.assertEqual(uop_to_json(const(v))["nodes"][0]["arg"], want)
+        self.assertEqual(uop_to_json(const(2**63 - 1))["nodes"][0]["arg"], 2**63 - 1)
+
     def test_postorder_srcs_in_order(self):
         a, b = const(1), const(2)
         root = UOp(Ops.SINK, src=(UOp(Ops.ADD, dtypes.weakint, (a, b)), UOp(Ops.MUL, dtypes.weakint, (b, a))))

@@ -184,8 +184,17 @@ def uop_to_json(uop):
     """Graph dict {"nodes": [...], "root": id} for `uop`, in tinygrad toposort order."""
     index, nodes, by_key = {}, [], {}
     for u in _toposort(uop):
+        arg = u.arg
+        if u.op.name == "CONST" and dtype_name(u.dtype) == "weakint" and isinstance(arg, int) \
+                and not isinstance(arg, bool) and not -2**63 <= arg < 2**63:
+            # A weakint is a Python int of any size and JSON readers turn one past 64 bits into a
+            # double. pm_lower_weak commits it to long, whose truncation (dtypes' truncate,
+            # ctypes.c_int64) keeps the low 64 bits: the value we define it by. (tinygrad's C renders
+            # the literal whole, `(short)(1766...776)`, which clang refuses: random-kernels seed 611
+            # --edges #36 folded a prod of shorts to 1.77e72.)
+            arg = (arg + 2**63) % 2**64 - 2**63
         node = {"op": u.op.name, "dtype": dtype_name(u.dtype), "src": [index[id(s)] for s in u.src],
-                "arg": encode_arg(u.arg), "tag": encode_arg(getattr(u, "tag", None))}
+                "arg": encode_arg(arg), "tag": encode_arg(getattr(u, "tag", None))}
         # tinygrad hash-conses, so structurally equal nodes are one object there; merge equal
         # encodings too so graphs built without hash-consing (e.g. test stand-ins) match.
         key = json.dumps([node["op"], node["dtype"], node["src"], node["arg"], node["tag"]])
