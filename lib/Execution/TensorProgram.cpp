@@ -71,13 +71,16 @@ int64_t flatten(llvm::ArrayRef<int64_t> idx, llvm::ArrayRef<int64_t> shape) {
   return f;
 }
 
-/// The element of buffer `base` that index `idx` of view `u` reads, or -1
-/// for padding (which reads as zero).
+/// The byte offset in buffer `base` of the element that index `idx` of view
+/// `u` reads, or -1 for padding (which reads as zero). A BITCAST (a view of
+/// a contiguous range as elements of another size) maps through bytes: the
+/// part of a byte offset below one source element is carried to the end.
 llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base) {
+  int64_t carried = 0;
   while (true) {
     if (u->op == sym::Op::BUFFER) {
       base = u;
-      return flatten(idx, tgraph::shapeOf(u));
+      return flatten(idx, tgraph::shapeOf(u)) * itemsize(u) + carried;
     }
     UOpRef s = u->src.empty() ? nullptr : u->src[0];
     llvm::SmallVector<int64_t> in = s ? tgraph::shapeOf(s) : llvm::SmallVector<int64_t>{};
@@ -131,6 +134,12 @@ llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UO
     case sym::Op::DETACH:
     case sym::Op::CONTIGUOUS:
       break;
+    case sym::Op::BITCAST: {
+      int64_t bytes = flatten(idx, tgraph::shapeOf(u)) * itemsize(u) + carried, from = itemsize(s);
+      carried = bytes % from;
+      idx = unflatten(bytes / from, in);
+      break;
+    }
     default:
       return error("an output is " + sym::getOpName(u->op) + ", not a view of a buffer");
     }
@@ -388,7 +397,9 @@ llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
       if (tgrt_buffer_copy_out(*buf, 0, h.data(), bytes) != TGRT_OK)
         return rtError("reading output " + llvm::Twine(index));
     }
-    std::memcpy(&out[e * oi.itemsize], &h[*src * oi.itemsize], oi.itemsize);
+    if (*src + oi.itemsize > (int64_t)h.size())
+      return error("output " + llvm::Twine(index) + ": a view past the end of its buffer");
+    std::memcpy(&out[e * oi.itemsize], &h[*src], oi.itemsize);
   }
   return out;
 }

@@ -89,24 +89,30 @@ Tag concatTags(const Tag &a, const Tag &b) {
   return r;
 }
 
+/// Bytes of one element of `u`'s dtype.
+int64_t itemBytes(UOpRef u) { return getInfo(*tg::getDType(elementType(u))).itemsize; }
+
 /// tinygrad's `contiguous_view` for views without a mask: the chain of
-/// movement ops from `src` down to its BUFFER is followed as (shape,
-/// strides, offset); the view is contiguous when the strides of the final
-/// shape are row-major (size-1 dims aside). tinygrad proves the same by
-/// simplifying the flattened index symbolically; without masks (PAD) or
+/// movement ops (and BITCASTs) from `src` down to its BUFFER is followed as
+/// (shape, strides, offset); the view is contiguous when the strides of the
+/// final shape are row-major (size-1 dims aside). tinygrad proves the same
+/// by simplifying the flattened index symbolically; without masks (PAD) or
 /// negative strides (FLIP) both describe the same affine index, so the
-/// answers agree. Returns (buffer, element offset).
+/// answers agree. A BITCAST reinterprets a contiguous range as elements of
+/// another size (its shape's last axis rescaled): the offset is carried in
+/// the new elements, and must land on one. Returns (buffer, offset in the
+/// buffer's elements).
 std::optional<std::pair<UOpRef, int64_t>> contiguousView(UOpRef src) {
   llvm::SmallVector<UOpRef, 8> chain;
   UOpRef b = src;
-  while (sym::isMovement(b->op)) {
+  while (sym::isMovement(b->op) || b->op == Op::BITCAST) {
     chain.push_back(b);
     b = b->src[0];
   }
   if (b->op != Op::BUFFER)
     return std::nullopt;
   llvm::SmallVector<int64_t> shape = shapeOf(b), strides{1};
-  int64_t offset = 0;
+  int64_t offset = 0, bytes = itemBytes(b);
   auto rowMajor = [](llvm::ArrayRef<int64_t> sh) {
     llvm::SmallVector<int64_t> st(sh.size());
     int64_t acc = 1;
@@ -132,6 +138,16 @@ std::optional<std::pair<UOpRef, int64_t>> contiguousView(UOpRef src) {
       shape = out;
       strides = rowMajor(out);
       break;
+    case Op::BITCAST: {
+      int64_t to = itemBytes(op);
+      if (!isContig(shape, strides) || (offset * bytes) % to != 0)
+        return std::nullopt;
+      offset = offset * bytes / to;
+      bytes = to;
+      shape = out;
+      strides = rowMajor(out);
+      break;
+    }
     case Op::PERMUTE: {
       auto perm = dyn_cast_or_null<DenseI64ArrayAttr>(op->arg.attrs.get("perm"));
       if (!perm)
@@ -187,9 +203,9 @@ std::optional<std::pair<UOpRef, int64_t>> contiguousView(UOpRef src) {
   for (size_t i = 0; i < shape.size(); ++i)
     if (shape[i] != 1 && strides[i] == 0)
       return std::nullopt;
-  if (!isContig(shape, strides))
+  if (!isContig(shape, strides) || (offset * bytes) % itemBytes(b) != 0)
     return std::nullopt;
-  return std::make_pair(b, offset);
+  return std::make_pair(b, offset * bytes / itemBytes(b));
 }
 
 /// `contiguous_mops_to_view`: MOPS(BUFFER) -> SHRINK when the movement ops
@@ -198,23 +214,20 @@ UOpRef contiguousMopsToView(Match &m) {
   AllocCtx &c = state(m);
   UOpRef cop = m[n::c], src = m[n::src];
   UOpRef buf = base(src);
-  bool throughBitcast = false;
-  while (buf->op == Op::BITCAST) {
+  while (buf->op == Op::BITCAST)
     buf = base(buf->src[0]);
-    throughBitcast = true;
-  }
   if (buf->op == Op::UNSHARD)
     return c.fail(cop, "views of multi-device (UNSHARD) buffers are not supported");
   if (buf->op != Op::BUFFER || !hasStaticShape(cop))
     return nullptr;
-  if (throughBitcast || src->op == Op::BITCAST)
-    return c.fail(cop, "BITCAST views of a buffer are not supported");
   auto cv = contiguousView(src);
-  if (!cv)
+  if (!cv) // as tinygrad: no view; the kernel reads (and bitcasts) the values
     return nullptr;
+  // _make_buffer_view: the view's bytes, counted in the buffer's elements.
   int64_t size = 1;
   for (int64_t d : shapeOf(src))
     size *= d;
+  size = size * itemBytes(src) / itemBytes(cv->first);
   UOpRef view = shrink(c.ctx, cv->first, {cv->second}, {cv->second + size});
   view = bitcast(c.ctx, view, elementType(src));
   c.views.insert(view);
