@@ -258,6 +258,27 @@ def compile_kernel(ast, compiler=None, via=None):
     return res, ast_json, name
 
 
+def beam_search(ast, amt, ignore_cache=False):
+    """Our BEAM search of `ast`'s opts (tgc_beam_search, C API transport only) -> its result dict
+    ("opts": [{"op", "axis", "arg"}], "cached", "searched", "failures", ...). MLIRCompileError when the
+    kernel cannot be searched."""
+    from . import capi
+    name = kernel_name(ast)
+    try:
+        ast_json = dumps(ast)
+    except Exception as e:
+        raise MLIRCompileError(name, f"cannot serialize the AST: {type(e).__name__}: {e}") from None
+    label = f"{name} (ast {ast_digest(ast_json)})"
+    if transport() != "capi":
+        raise MLIRCompileError(label, "BEAM search with our compiler needs the C API transport "
+                               "(TINYGRAD_MLIR_TRANSPORT=capi; TINYGRAD_MLIR_BEAM=tinygrad runs tinygrad's search)")
+    try:
+        with _capi_context().import_json(ast_json, name=label) as mod:
+            return mod.beam_search(amt, ignore_cache=ignore_cache)
+    except capi.CAPIError as e:
+        raise MLIRCompileError(label, f"BEAM search: {e.status}: {e.message}", ast_json) from None
+
+
 # ---------------------------------------------------------------- PROGRAM
 
 def _is_alu_param(u):
