@@ -33,11 +33,9 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_beam_search: the beam width is at least 1");
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
     tgc::DiagnosticCapture diags(module->ctx->mlir);
-    if (failed(tinygrad::verifyKernelAST(*module->module)))
-      return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
-    Value root = tinygrad::getTinygradRoot(*module->module);
-    if (!root)
-      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_beam_search: the module is empty (no SINK)");
+    Value root;
+    if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_beam_search", root); st != TGC_OK)
+      return st;
 
     tinygrad::exec::CPUBeamOptions bo;
     bo.amt = o.beam;
