@@ -163,6 +163,33 @@ class TestCountersAsTinygrad(unittest.TestCase):
         self.assertEqual(ours, ref)
 
 
+THREADS = textwrap.dedent("""
+    import json
+    from tinygrad import Tensor, Device
+    from tinygrad.uop.ops import Ops
+    t = Tensor.ones(1 << 20).contiguous() * 3
+    linear, _ = t.linear_with_vars()
+    from tinygrad.engine.realize import compile_linear
+    progs = [c.src[0] for c in compile_linear(linear).src if c.src[0].op is Ops.PROGRAM]
+    print("RESULT " + json.dumps([int(p.arg.global_size[0]) for p in progs]))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestThreadsAsTinygrad(unittest.TestCase):
+    """The thread split uses the renderer's global_max (NUM_CPU_THREADS), as tinygrad's does: with one
+    thread a large elementwise kernel is not split, through either transport."""
+
+    def test_num_cpu_threads(self):
+        for threads in ("1", "2"):
+            ref = result_of(run_py(THREADS, "CPU", {"NUM_CPU_THREADS": threads}))
+            self.assertEqual(max(ref), int(threads))
+            for via in ("capi", "subprocess"):
+                ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + THREADS, "CPU:MLIR",
+                                        {"NUM_CPU_THREADS": threads, "TINYGRAD_MLIR_TRANSPORT": via}))
+                self.assertEqual(ours, ref, (threads, via))
+
+
 FAILING_COMPILER = "#!/bin/sh\necho 'error: this kernel is not supported' >&2\nexit 1\n"
 ADD = "from tinygrad import Tensor\nprint('RESULT', (Tensor([1, 2, 3]) + 1).tolist())\n"
 

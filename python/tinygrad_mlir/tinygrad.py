@@ -43,6 +43,9 @@ Environment:
                                  compiler and runtime, its own disk cache; tinygrad: tinygrad's
                                  beam_search, its candidates compiled by us and timed by tinygrad)
 
+Each kernel's thread split uses the renderer's global_max (tinygrad's CPU renderer: NUM_CPU_THREADS), as
+tinygrad's heuristic does; tinygrad-compile gets it as --max-threads.
+
 Tagged ASTs (ast.tag is not None: tinygrad's "don't optimize") and KernelInfo's opts_to_apply /
 beam hints travel unchanged in the AST JSON: the compiler applies opts_to_apply exactly, else its
 heuristic (none for a tagged AST or one with applied_opts), and the opts it applied come back as
@@ -143,6 +146,13 @@ def _tinygrad_beam(ast, renderer):
     raise MLIRCompileError(backend.kernel_name(ast), "tinygrad's full_rewrite_to_sink never reached apply_opts")
 
 
+def cpu_threads(renderer):
+    """The cores a kernel's thread split may use: the renderer's global_max (tinygrad's CPU renderer:
+    NUM_CPU_THREADS), as tinygrad's heuristic reads it."""
+    gm = getattr(renderer, "global_max", None)
+    return int(gm[0]) if gm and isinstance(gm[0], int) and gm[0] > 0 else 0
+
+
 def with_beam_opts(ast, renderer):
     """BEAM=N (ast.arg.beam) on a kernel that names no opts_to_apply: the searched opts as its
     opts_to_apply (tinygrad's apply_opts order: opts_to_apply, else beam, else the heuristic)."""
@@ -156,7 +166,8 @@ def with_beam_opts(ast, renderer):
         opts, how = _tinygrad_beam(ast, renderer), "tinygrad's beam_search"
     elif mode == "ours":
         from tinygrad.helpers import CACHELEVEL, IGNORE_BEAM_CACHE
-        res = backend.beam_search(ast, info.beam, ignore_cache=bool(IGNORE_BEAM_CACHE.value) or CACHELEVEL.value < 1)
+        res = backend.beam_search(ast, info.beam, ignore_cache=bool(IGNORE_BEAM_CACHE.value) or CACHELEVEL.value < 1,
+                                  max_threads=cpu_threads(renderer))
         opts = tuple(Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res["opts"])
         detail = "cached" if res["cached"] else f"{res['compiled']} compiled, {len(res['failures'])} failed"
         how = f"our search ({detail})"
@@ -174,7 +185,7 @@ def compile_to_program(ast, renderer):
         stats["transport"] = backend.transport_description()
         _log(f"transport {stats['transport']}")
     ast = with_beam_opts(ast, renderer)
-    res, ast_json, name = backend.compile_kernel(ast)
+    res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
     est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
     prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
     stats["compiled"] += 1
