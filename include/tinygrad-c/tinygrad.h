@@ -292,7 +292,8 @@ typedef struct tgc_beam_options {
  * timer's), "opts_repr": tinygrad's repr of them, "cached", "searched"
  * (false: the kernel is tagged or names its own opts_to_apply, which are
  * "opts"), "rounds", "compiled", "timed", "best_s" (null unless searched),
- * "search_s", "key", "failures": [{"opts", "stage", "error"}]}. */
+ * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),
+ * "key", "failures": [{"opts", "stage", "error"}]}. */
 TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json);
 
 /* ---- running a compiled kernel through tinygrad-rt ---------------------- */

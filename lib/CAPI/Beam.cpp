@@ -6,6 +6,7 @@
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 
 using namespace mlir;
 namespace json = llvm::json;
@@ -72,8 +73,10 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"rounds", (int64_t)sr.rounds},
                      {"compiled", (int64_t)sr.compiled},
                      {"timed", (int64_t)sr.timed},
-                     {"best_s", found->searched ? json::Value(sr.bestS) : json::Value(nullptr)},
+                     {"best_s", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS) : json::Value(nullptr)},
                      {"search_s", sr.searchS},
+                     {"compile_s", sr.compileS},
+                     {"time_s", sr.timeS},
                      {"key", found->cacheKey},
                      {"failures", std::move(failures)}};
     std::string text;

@@ -18,6 +18,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -123,65 +125,137 @@ static void cachePut(const std::string &dir, const std::string &path, const std:
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// One zero-filled buffer per global of the kernel, variables at the
-/// middle of their ranges; runs the kernel `count` times with
-/// _time_program's early stop. In the child process when isolated.
-llvm::Expected<std::vector<double>> timeKernel(const CPUKernel &k, const std::map<int64_t, size_t> &itemBytes,
-                                               const std::map<std::string, int64_t> &varValues, double earlyStop,
-                                               unsigned count) {
-  tgrt_device *dev = nullptr;
-  if (tgrt_device_open("CPU", nullptr, &dev) != TGRT_OK)
-    return err(llvm::Twine("opening the CPU device: ") + tgrt_last_error());
-  std::vector<tgrt_buffer *> bufs;
-  tgrt_program *prog = nullptr;
-  auto cleanup = [&] {
-    for (tgrt_buffer *b : bufs)
-      tgrt_buffer_free(b);
-    if (prog)
-      tgrt_program_free(prog);
-    tgrt_device_close(dev);
-  };
-  auto fail = [&](const llvm::Twine &what) {
-    std::string m = (what + ": " + tgrt_last_error()).str();
-    cleanup();
-    return err(m);
-  };
-  if (tgrt_program_load(dev, k.object.data(), k.object.size(), k.signature.name.c_str(), &prog) != TGRT_OK)
-    return fail("loading the kernel");
-  const KernelSignature &sig = k.signature;
-  std::vector<tgrt_arg> args;
-  for (size_t gi = 0; gi < sig.globals.size(); ++gi) {
-    // elements from the signature, bytes per element from the AST's PARAM
-    auto it = itemBytes.find(sig.globals[gi]);
-    int64_t elems = gi < sig.bufferElems.size() ? std::max<int64_t>(1, sig.bufferElems[gi]) : 1;
-    size_t bytes = (size_t)elems * (it != itemBytes.end() ? it->second : 8);
-    tgrt_buffer *b = nullptr;
-    if (tgrt_buffer_alloc(dev, bytes, &b) != TGRT_OK)
-      return fail("allocating a buffer");
-    bufs.push_back(b);
-    void *host = nullptr;
-    if (tgrt_buffer_host_pointer(b, &host) == TGRT_OK && host)
-      std::memset(host, 0, bytes);
-    args.push_back(tgrt_arg_buffer(b));
+/// What timing a candidate needs of its compiled kernel.
+struct TimedKernel {
+  std::string name, object;
+  std::vector<int64_t> globals, bufferElems;
+  std::vector<std::string> vars;
+  int64_t coreIdArg = -1, threads = 1;
+};
+
+/// The request to the timing child: 8 bytes of header length, the header
+/// (JSON: the kernel's launch data, the early stop, the run count), the
+/// object's bytes.
+std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count) {
+  llvm::json::Array globals, elems, vars;
+  for (int64_t g : k.globals)
+    globals.push_back(g);
+  for (int64_t e : k.bufferElems)
+    elems.push_back(e);
+  for (const std::string &v : k.vars)
+    vars.push_back(v);
+  std::string header;
+  llvm::raw_string_ostream(header) << llvm::json::Value(llvm::json::Object{
+      {"name", k.name}, {"globals", std::move(globals)}, {"elems", std::move(elems)}, {"vars", std::move(vars)},
+      {"core_id_arg", k.coreIdArg}, {"threads", k.threads},
+      // JSON has no infinity: null is "no early stop"
+      {"early_stop", std::isfinite(earlyStop) ? llvm::json::Value(earlyStop) : llvm::json::Value(nullptr)},
+      {"count", (int64_t)count}});
+  uint64_t n = header.size();
+  std::string req(reinterpret_cast<const char *>(&n), sizeof n);
+  return req + header + k.object;
+}
+
+bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, unsigned &count) {
+  uint64_t n = 0;
+  if (req.size() < sizeof n)
+    return false;
+  std::memcpy(&n, req.data(), sizeof n);
+  if (req.size() < sizeof n + n)
+    return false;
+  auto v = llvm::json::parse(llvm::StringRef(req).substr(sizeof n, n));
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return false;
   }
-  for (const std::string &name : sig.vars) {
-    if ((int64_t)args.size() == sig.coreIdArg) {
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return false;
+  k.name = o->getString("name").value_or("").str();
+  for (auto [key, out] : {std::pair{"globals", &k.globals}, std::pair{"elems", &k.bufferElems}})
+    if (const llvm::json::Array *a = o->getArray(key))
+      for (const llvm::json::Value &x : *a)
+        out->push_back(x.getAsInteger().value_or(0));
+  if (const llvm::json::Array *a = o->getArray("vars"))
+    for (const llvm::json::Value &x : *a)
+      k.vars.push_back(x.getAsString().value_or("").str());
+  k.coreIdArg = o->getInteger("core_id_arg").value_or(-1);
+  k.threads = o->getInteger("threads").value_or(1);
+  earlyStop = o->getNumber("early_stop").value_or(std::numeric_limits<double>::infinity());
+  count = (unsigned)o->getInteger("count").value_or(1);
+  k.object = req.substr(sizeof n + n);
+  return true;
+}
+
+/// What a timing process keeps across candidates, as tinygrad's search
+/// keeps its rawbufs: the device and one zero-filled buffer per slot
+/// (regrown when a kernel needs more), each variable at the middle of its
+/// range.
+struct TimingState {
+  std::map<int64_t, size_t> itemBytes;
+  std::map<std::string, int64_t> varValues;
+  tgrt_device *dev = nullptr;
+  std::map<int64_t, std::pair<tgrt_buffer *, size_t>> bufs;
+  ~TimingState() {
+    for (auto &kv : bufs)
+      tgrt_buffer_free(kv.second.first);
+    if (dev)
+      tgrt_device_close(dev);
+  }
+};
+
+/// _time_program: up to `count` launches, stopping once the fastest is
+/// slower than `earlyStop` seconds.
+llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKernel &k, double earlyStop,
+                                               unsigned count) {
+  auto fail = [&](const llvm::Twine &what) { return err(what + ": " + tgrt_last_error()); };
+  if (!st.dev && tgrt_device_open("CPU", nullptr, &st.dev) != TGRT_OK)
+    return fail("opening the CPU device");
+  std::vector<tgrt_arg> args;
+  for (size_t gi = 0; gi < k.globals.size(); ++gi) {
+    // elements from the signature, bytes per element from the AST's PARAM
+    int64_t slot = k.globals[gi];
+    auto it = st.itemBytes.find(slot);
+    int64_t elems = gi < k.bufferElems.size() ? std::max<int64_t>(1, k.bufferElems[gi]) : 1;
+    size_t bytes = (size_t)elems * (it != st.itemBytes.end() ? it->second : 8);
+    auto &[buf, have] = st.bufs[slot];
+    if (!buf || have < bytes) {
+      if (buf)
+        tgrt_buffer_free(buf);
+      buf = nullptr;
+      if (tgrt_buffer_alloc(st.dev, bytes, &buf) != TGRT_OK)
+        return fail("allocating a buffer");
+      have = bytes;
+      void *host = nullptr;
+      if (tgrt_buffer_host_pointer(buf, &host) == TGRT_OK && host)
+        std::memset(host, 0, bytes);
+    }
+    args.push_back(tgrt_arg_buffer(buf));
+  }
+  for (const std::string &name : k.vars) {
+    if ((int64_t)args.size() == k.coreIdArg) {
       args.push_back(tgrt_arg_int(0));
       continue;
     }
-    auto it = varValues.find(name);
-    args.push_back(tgrt_arg_int(it != varValues.end() ? it->second : 0));
+    auto it = st.varValues.find(name);
+    args.push_back(tgrt_arg_int(it != st.varValues.end() ? it->second : 0));
   }
+  tgrt_program *prog = nullptr;
+  if (tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog) != TGRT_OK)
+    return fail("loading the kernel");
   std::vector<double> tms;
   for (unsigned i = 0; i < count; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    if (tgrt_program_launch(prog, args.data(), args.size(), sig.coreIdArg, sig.threads) != TGRT_OK)
-      return fail("launch");
+    if (tgrt_program_launch(prog, args.data(), args.size(), k.coreIdArg, k.threads) != TGRT_OK) {
+      llvm::Error e = fail("launch");
+      tgrt_program_free(prog);
+      return std::move(e);
+    }
     tms.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (earlyStop < *std::min_element(tms.begin(), tms.end()))
       break;
   }
-  cleanup();
+  tgrt_program_free(prog);
   return tms;
 }
 
@@ -189,8 +263,25 @@ class CPURunner : public beam::CandidateRunner {
 public:
   CPURunner(Value root, const exec::CPUBeamOptions &o, std::map<int64_t, size_t> itemBytes,
             std::map<std::string, int64_t> varValues)
-      : root(root), o(o), compiler(root.getContext()), itemBytes(std::move(itemBytes)),
-        varValues(std::move(varValues)) {}
+      : root(root), o(o), compiler(root.getContext()),
+        worker([this](const std::string &req) -> llvm::Expected<std::string> {
+          // in the timing child: its own copy of `timing`
+          TimedKernel k;
+          double earlyStop = 0;
+          unsigned count = 0;
+          if (!decodeRequest(req, k, earlyStop, count))
+            return err("a malformed timing request");
+          auto tms = timeKernel(timing, k, earlyStop, count);
+          if (!tms)
+            return tms.takeError();
+          std::string s;
+          for (double t : *tms)
+            s += llvm::formatv("{0:e17} ", t).str();
+          return s;
+        }) {
+    timing.itemBytes = std::move(itemBytes);
+    timing.varValues = std::move(varValues);
+  }
 
   llvm::Expected<beam::CompiledCandidate> compile(llvm::ArrayRef<Opt> opts) override {
     std::string diag;
@@ -212,7 +303,9 @@ public:
     c.ops = k->uops.ops.value;
     c.uops = k->signature.linearLanes.size();
     c.handle = kernels.size();
-    kernels.push_back(std::move(*k));
+    const KernelSignature &sig = k->signature;
+    kernels.push_back(TimedKernel{sig.name, std::move(k->object), sig.globals, sig.bufferElems, sig.vars,
+                                  sig.coreIdArg, sig.threads});
     optsOf.emplace_back(opts.begin(), opts.end());
     return c;
   }
@@ -231,20 +324,10 @@ public:
       }
       return tms;
     }
-    const CPUKernel &k = kernels[c.handle];
+    const TimedKernel &k = kernels[c.handle];
     if (!o.isolate)
-      return timeKernel(k, itemBytes, varValues, earlyStop, count);
-    llvm::Expected<std::string> out = exec::runIsolated(
-        [&]() -> llvm::Expected<std::string> {
-          auto tms = timeKernel(k, itemBytes, varValues, earlyStop, count);
-          if (!tms)
-            return tms.takeError();
-          std::string s;
-          for (double t : *tms)
-            s += llvm::formatv("{0:e17} ", t).str();
-          return s;
-        },
-        o.runTimeoutS);
+      return timeKernel(timing, k, earlyStop, count);
+    llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), o.runTimeoutS);
     if (!out)
       return out.takeError();
     std::vector<double> tms;
@@ -258,9 +341,11 @@ private:
   Value root;
   const exec::CPUBeamOptions &o;
   CPUCompiler compiler;
-  std::map<int64_t, size_t> itemBytes;
-  std::map<std::string, int64_t> varValues;
-  std::vector<CPUKernel> kernels;
+  /// The in-process timer's state (isolate off); the child's copy is the
+  /// one the worker uses.
+  TimingState timing;
+  exec::IsolatedWorker worker;
+  std::vector<TimedKernel> kernels;
   std::vector<std::vector<Opt>> optsOf;
 };
 } // namespace
@@ -349,7 +434,12 @@ llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CP
 
   beam::SearchOptions so = opts.search ? *opts.search : beam::SearchOptions::fromEnv(opts.amt);
   so.amt = opts.amt;
-  CPURunner runner(root, opts, itemBytes, varValues);
+  CPUBeamOptions ro2 = opts;
+  // TINYGRAD_MLIR_BEAM_ISOLATE=0: time in this process (faster; a faulting
+  // candidate then takes the process down).
+  if (const char *iso = std::getenv("TINYGRAD_MLIR_BEAM_ISOLATE"); iso && llvm::StringRef(iso) == "0")
+    ro2.isolate = false;
+  CPURunner runner(root, ro2, itemBytes, varValues);
   out.search = beam::beamSearch(start, runner, so);
   out.searched = true;
   out.opts = out.search.opts;

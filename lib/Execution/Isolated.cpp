@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,64 +28,132 @@ static void writeAll(int fd, const char *p, size_t n) {
   }
 }
 
-llvm::Expected<std::string> exec::runIsolated(const std::function<llvm::Expected<std::string>()> &fn,
-                                               double timeoutS) {
-  int fds[2];
-  if (::pipe(fds) != 0)
-    return err(llvm::Twine("pipe: ") + std::strerror(errno));
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return err(llvm::Twine("fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    // One byte of status ('+' ok, '-' error), then the text.
-    llvm::Expected<std::string> r = fn();
-    std::string msg = r ? "+" + *r : "-" + llvm::toString(r.takeError());
-    writeAll(fds[1], msg.data(), msg.size());
-    ::close(fds[1]);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string out;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutS);
-  bool timedOut = false;
-  char buf[4096];
-  while (true) {
-    double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    struct pollfd p{fds[0], POLLIN, 0};
-    int n = ::poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n == 0)
-      continue; // the deadline check above ends it
-    ssize_t r = ::read(fds[0], buf, sizeof buf);
+//===----------------------------------------------------------------------===//
+// IsolatedWorker
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads exactly n bytes; false on EOF or an error.
+bool readAll(int fd, char *p, size_t n) {
+  while (n) {
+    ssize_t r = ::read(fd, p, n);
     if (r < 0 && errno == EINTR)
       continue;
     if (r <= 0)
-      break; // EOF: the child is done (or died)
-    out.append(buf, (size_t)r);
+      return false;
+    p += r;
+    n -= (size_t)r;
   }
-  ::close(fds[0]);
-  if (timedOut)
+  return true;
+}
+
+/// A frame: 8 bytes of length, then the bytes.
+void writeFrame(int fd, const std::string &s) {
+  uint64_t n = s.size();
+  writeAll(fd, reinterpret_cast<const char *>(&n), sizeof n);
+  writeAll(fd, s.data(), s.size());
+}
+
+bool readFrame(int fd, std::string &out) {
+  uint64_t n = 0;
+  if (!readAll(fd, reinterpret_cast<char *>(&n), sizeof n))
+    return false;
+  out.resize(n);
+  return readAll(fd, out.data(), n);
+}
+} // namespace
+
+exec::IsolatedWorker::~IsolatedWorker() {
+  if (pid > 0)
+    stop(/*kill=*/true);
+}
+
+llvm::Error exec::IsolatedWorker::start() {
+  int down[2], up[2];
+  if (::pipe(down) != 0)
+    return err(llvm::Twine("pipe: ") + std::strerror(errno));
+  if (::pipe(up) != 0) {
+    ::close(down[0]);
+    ::close(down[1]);
+    return err(llvm::Twine("pipe: ") + std::strerror(errno));
+  }
+  pid_t p = ::fork();
+  if (p < 0) {
+    for (int fd : {down[0], down[1], up[0], up[1]})
+      ::close(fd);
+    return err(llvm::Twine("fork: ") + std::strerror(errno));
+  }
+  if (p == 0) {
+    ::close(down[1]);
+    ::close(up[0]);
+    std::string req;
+    while (readFrame(down[0], req)) {
+      llvm::Expected<std::string> r = handler(req);
+      writeFrame(up[1], r ? "+" + *r : "-" + llvm::toString(r.takeError()));
+    }
+    ::_exit(0);
+  }
+  ::close(down[0]);
+  ::close(up[1]);
+  pid = p;
+  toChild = down[1];
+  fromChild = up[0];
+  ++started;
+  return llvm::Error::success();
+}
+
+std::string exec::IsolatedWorker::stop(bool kill) {
+  ::close(toChild);
+  ::close(fromChild);
+  toChild = fromChild = -1;
+  if (kill)
     ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (timedOut)
-    return err("timed out after " + std::to_string(timeoutS) + " s (killed)");
-  if (WIFSIGNALED(status))
-    return err(llvm::Twine("killed by signal ") + llvm::Twine(WTERMSIG(status)) + " (" +
-               ::strsignal(WTERMSIG(status)) + ")");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.empty())
-    return err("the child exited with status " + llvm::Twine(WEXITSTATUS(status)) + " without a result");
-  if (out[0] == '-')
-    return err(out.substr(1));
-  return out.substr(1);
+  pid = -1;
+  if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
+  return "the child exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
+}
+
+llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &request, double timeoutS) {
+  if (pid <= 0)
+    if (llvm::Error e = start())
+      return std::move(e);
+  // The child may have died since (a write to its pipe then fails, not
+  // raises SIGPIPE: MSG_NOSIGNAL does not apply to pipes, so block it).
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  writeFrame(toChild, request);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutS);
+  while (true) {
+    double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      stop(/*kill=*/true);
+      return err("timed out after " + std::to_string(timeoutS) + " s (killed)");
+    }
+    struct pollfd p{fromChild, POLLIN, 0};
+    int n = ::poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n > 0)
+      break;
+  }
+  std::string reply;
+  if (!readFrame(fromChild, reply) || reply.empty())
+    return err(stop(/*kill=*/false));
+  if (reply[0] == '-')
+    return err(reply.substr(1));
+  return reply.substr(1);
+}
+
+llvm::Expected<std::string> exec::runIsolated(const std::function<llvm::Expected<std::string>()> &fn,
+                                               double timeoutS) {
+  IsolatedWorker once([&](const std::string &) { return fn(); });
+  return once.call("", timeoutS);
 }

@@ -180,8 +180,10 @@ int main(int argc, char **argv) {
     beamJSON = json::Object{{"cached", found->cached}, {"searched", found->searched},
                             {"opts", opt::toString(found->opts)}, {"rounds", (int64_t)sr.rounds},
                             {"compiled", (int64_t)sr.compiled}, {"timed", (int64_t)sr.timed},
-                            {"best_ms", found->searched ? json::Value(sr.bestS * 1e3) : json::Value(nullptr)},
-                            {"search_s", sr.searchS}, {"key", found->cacheKey}, {"failures", std::move(failures)}};
+                            {"best_ms", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS * 1e3)
+                                                                                : json::Value(nullptr)},
+                            {"search_s", sr.searchS}, {"compile_s", sr.compileS}, {"time_s", sr.timeS},
+                            {"key", found->cacheKey}, {"failures", std::move(failures)}};
     opts.optsToApply = found->opts;
   }
   OwningOpRef<ModuleOp> lowered;

@@ -80,4 +80,40 @@ TEST(Isolated, TheCallerGoesOnAfterFailures) {
   EXPECT_EQ(*r, "ok");
 }
 
+using mlir::tinygrad::exec::IsolatedWorker;
+
+TEST(IsolatedWorker, KeepsItsStateAcrossCalls) {
+  int calls = 0; // the child's copy counts
+  IsolatedWorker w([&](const std::string &req) -> llvm::Expected<std::string> {
+    return req + std::to_string(++calls);
+  });
+  for (int i = 1; i <= 3; ++i) {
+    llvm::Expected<std::string> r = w.call("call ", 10);
+    ASSERT_TRUE((bool)r) << llvm::toString(r.takeError());
+    EXPECT_EQ(*r, "call " + std::to_string(i));
+  }
+  EXPECT_EQ(w.starts(), 1u);
+  EXPECT_EQ(calls, 0); // this process's copy never ran
+}
+
+TEST(IsolatedWorker, AFaultOrATimeoutCostsThatCallAndAFreshChild) {
+  int calls = 0;
+  IsolatedWorker w([&](const std::string &req) -> llvm::Expected<std::string> {
+    ++calls;
+    if (req == "fault")
+      std::raise(SIGSEGV);
+    if (req == "hang")
+      while (true)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return std::to_string(calls);
+  });
+  ASSERT_EQ(llvm::cantFail(w.call("a", 10)), "1");
+  ASSERT_EQ(llvm::cantFail(w.call("b", 10)), "2");
+  EXPECT_NE(errorOf(w.call("fault", 10)).find("killed by signal 11"), std::string::npos);
+  EXPECT_EQ(llvm::cantFail(w.call("c", 10)), "1"); // a fresh child, forked from this process
+  EXPECT_NE(errorOf(w.call("hang", 0.3)).find("timed out"), std::string::npos);
+  EXPECT_EQ(llvm::cantFail(w.call("d", 10)), "1");
+  EXPECT_EQ(w.starts(), 3u);
+}
+
 } // namespace

@@ -92,6 +92,8 @@ struct SearchResult {
   unsigned rounds = 0, compiled = 0, timed = 0;
   std::vector<CandidateFailure> failures;
   double searchS = 0;
+  /// Of searchS: seconds in the runner's compile() and time() calls.
+  double compileS = 0, timeS = 0;
 };
 
 /// beam_search from `start` (after convert_loop_to_global).

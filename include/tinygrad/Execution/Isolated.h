@@ -24,6 +24,35 @@ namespace mlir::tinygrad::exec {
 /// device, threads and all).
 llvm::Expected<std::string> runIsolated(const std::function<llvm::Expected<std::string>()> &fn, double timeoutS);
 
+/// A child process that answers requests one at a time, kept across
+/// calls so what it sets up (a device, buffers) is paid for once: each
+/// call() sends `request` and waits up to `timeoutS` for the reply. When
+/// the child faults or runs past the limit, that call fails ("killed by
+/// signal N", "timed out", the child killed) and the next call starts a
+/// fresh child, forked from this process as it is then.
+class IsolatedWorker {
+public:
+  /// Runs in the child, once per request; its state is the child's copy of
+  /// whatever the function holds.
+  using Handler = std::function<llvm::Expected<std::string>(const std::string &request)>;
+  explicit IsolatedWorker(Handler handler) : handler(std::move(handler)) {}
+  ~IsolatedWorker();
+  IsolatedWorker(const IsolatedWorker &) = delete;
+  IsolatedWorker &operator=(const IsolatedWorker &) = delete;
+
+  llvm::Expected<std::string> call(const std::string &request, double timeoutS);
+  /// Children started so far (a fault or a timeout costs one more).
+  unsigned starts() const { return started; }
+
+private:
+  Handler handler;
+  int pid = -1, toChild = -1, fromChild = -1;
+  unsigned started = 0;
+  llvm::Error start();
+  /// Kills (if `kill`) and reaps the child; its exit as an error message.
+  std::string stop(bool kill);
+};
+
 } // namespace mlir::tinygrad::exec
 
 #endif

@@ -158,7 +158,9 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         log(std::string("BEAM failed for opts: ") + opt::toString(copts) + ": " + msg);
         res.failures.push_back({copts, stage, std::move(msg)});
       };
+      auto tc = std::chrono::steady_clock::now();
       llvm::Expected<CompiledCandidate> cc = runner.compile(copts);
+      res.compileS += secondsSince(tc);
       if (!cc) {
         fail("compile", llvm::toString(cc.takeError()));
         continue;
@@ -182,7 +184,9 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       if (leastOps * 1000 < ops)
         continue;
       seenLibs.insert(cc->lib);
+      auto tt = std::chrono::steady_clock::now();
       llvm::Expected<std::vector<double>> tms = runner.time(*cc, beam[0].second * 3, opts.count);
+      res.timeS += secondsSince(tt);
       if (!tms) {
         fail("run", llvm::toString(tms.takeError()));
         continue;
