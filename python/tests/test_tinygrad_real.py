@@ -163,6 +163,33 @@ class TestCountersAsTinygrad(unittest.TestCase):
         self.assertEqual(ours, ref)
 
 
+CONVS = textwrap.dedent("""
+    import json
+    import numpy as np
+    from tinygrad import Tensor
+    rng = np.random.default_rng(0)
+    out = {}
+    # our heuristic's conv tiles: width a multiple of 8 (convTile), and not (its small-map tile: 14, 28)
+    for c, hw, cout in ((16, 56, 16), (48, 14, 16), (64, 28, 32)):
+        x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
+        w = rng.standard_normal((cout, c, 3, 3)).astype(np.float32)
+        out[f"{c}x{hw}->{cout}"] = Tensor(x).conv2d(Tensor(w), padding=1).relu().numpy().flatten().tolist()
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestConvTilesAsTinygrad(unittest.TestCase):
+    """Convolutions our heuristic tiles (OurHeuristic.cpp convTile, smallMapConvTile) give tinygrad's results."""
+
+    def test_convs(self):
+        ref = result_of(run_py(CONVS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + CONVS, "CPU:MLIR"))
+        self.assertEqual(ours.keys(), ref.keys())
+        for k in ref:
+            self.assertTrue(close(ours[k], ref[k], 1e-4), k)
+
+
 THREADS = textwrap.dedent("""
     import json
     from tinygrad import Tensor, Device
