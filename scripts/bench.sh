@@ -23,4 +23,13 @@ bench/kernels/run.sh "$BUILD" || { echo "bench/kernels FAILED"; status=1; }
 ninja -C "$BUILD" bench-schedule >/dev/null
 echo "== bench/schedule"
 bench/schedule/run.sh "$BUILD" || { echo "bench/schedule FAILED"; status=1; }
+# Real models (ResNet-18, the small llama, a training step) through tinygrad
+# with our backend, its own compiler and PyTorch; then BEAM=2 side by side.
+# Both need TINYGRAD_SRC (they say so and skip without it).
+ninja -C "$BUILD" TinygradCAPI >/dev/null
+PY=$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3 )
+echo "== bench/models"
+"$PY" bench/models/run.py "$BUILD" || { echo "bench/models FAILED"; status=1; }
+echo "== bench/models: BEAM search"
+"$PY" bench/models/search.py "$BUILD" || { echo "bench/models search FAILED"; status=1; }
 exit $status

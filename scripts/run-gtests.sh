@@ -14,6 +14,7 @@ SUITES=(
   TinygradRuntimeTestsSanitized
   TinygradCAPITests
   TinygradCAPITestsSanitized
+  TinygradExecutionTests
 )
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${SUITES[@]}"; exit 0; fi
 BUILD=${1:-build}

@@ -259,6 +259,43 @@ typedef enum tgc_text_kind {
 TGC_API tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind,
                                    const char **out_text, size_t *out_size);
 
+/* ---- BEAM search ------------------------------------------------------ */
+
+/* A timer replacing the runtime (tests, other devices): the seconds one run
+ * of the kernel compiled with opts_json (a JSON array of {"op": "UPCAST",
+ * "axis": 0, "arg": 4}) takes; a negative value fails that candidate. */
+typedef double (*tgc_beam_timer)(const char *opts_json, void *user_data);
+
+typedef struct tgc_beam_options {
+  uint32_t api_version;  /* TGC_API_VERSION                                   */
+  uint32_t beam;         /* the beam width (tinygrad's BEAM=N), at least 1    */
+  uint32_t max_threads;  /* cores the kernels may use; 0: the host's          */
+  uint32_t ignore_cache; /* != 0: search even on a cache hit, write nothing   */
+  const char *cache_dir; /* NULL: TINYGRAD_MLIR_CACHE_DIR, else
+                            $XDG_CACHE_HOME/tinygrad-mlir, ~/.cache/...; the
+                            results go to beam/ under it                      */
+  tgc_beam_timer timer;  /* NULL: each candidate runs on the runtime's CPU
+                            device in a child process                         */
+  void *user_data;       /* passed to timer                                   */
+} tgc_beam_options;
+
+#define TGC_BEAM_OPTIONS_DEFAULT {TGC_API_VERSION, 2, 0, 0, NULL, NULL, NULL}
+
+/* tinygrad's beam_search (codegen/opt/search.py) for the kernel AST in
+ * module (as tgc_compile_kernel_cpu takes it), with our compiler and
+ * runtime: each candidate's opts are compiled as opts_to_apply and timed;
+ * one that fails to compile, faults or runs past BEAM_TIMEOUT_SEC is listed
+ * in "failures" and skipped. The BEAM_* variables of search.py are read from
+ * the environment. Results are cached on disk (key: the AST, the width, the
+ * target, the device), so a second search of a kernel reads a file.
+ * *out_json (tgc_string_free): {"opts": [...] (the opts_to_apply, as the
+ * timer's), "opts_repr": tinygrad's repr of them, "cached", "searched"
+ * (false: the kernel is tagged or names its own opts_to_apply, which are
+ * "opts"), "rounds", "compiled", "timed", "best_s" (null unless searched),
+ * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),
+ * "key", "failures": [{"opts", "stage", "error"}]}. */
+TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json);
+
 /* ---- running a compiled kernel through tinygrad-rt ---------------------- */
 
 /* tgrt_program_load of the kernel's object and entry symbol. The program is

@@ -87,6 +87,11 @@ private:
   std::string text;
 };
 
+/// The SINK of the kernel AST in `module` (its context's lock held), once
+/// tinygrad's spec accepts it; a failed status (diagnostics in `diags`)
+/// otherwise. `function` names the caller in the message.
+tgc_status kernelRoot(tgc_module *module, DiagnosticCapture &diags, const char *function, mlir::Value &root);
+
 /// Runs `body` and converts exceptions into a status.
 template <typename Fn> tgc_status apiCall(const char *function, Fn &&body) noexcept {
   try {

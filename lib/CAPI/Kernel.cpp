@@ -23,6 +23,15 @@ std::function<void(llvm::StringRef, ModuleOp)> tgc::moduleIRCallback(tgc_ir_call
   };
 }
 
+tgc_status tgc::kernelRoot(tgc_module *module, DiagnosticCapture &diags, const char *function, Value &root) {
+  if (failed(tinygrad::verifyKernelAST(*module->module)))
+    return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
+  root = tinygrad::getTinygradRoot(*module->module);
+  if (!root)
+    return tgc::fail(TGC_INVALID_ARGUMENT, std::string(function) + ": the module is empty (no SINK)");
+  return TGC_OK;
+}
+
 tgc_status tgc::badVersion(const char *fn, uint32_t got) {
   return tgc::fail(TGC_INVALID_ARGUMENT, std::string(fn) + ": api_version is " + std::to_string(got) +
                                              ", expected " + std::to_string(TGC_API_VERSION));
@@ -44,11 +53,9 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
     }
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
     tgc::DiagnosticCapture diags(module->ctx->mlir);
-    if (failed(tinygrad::verifyKernelAST(*module->module)))
-      return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
-    Value root = tinygrad::getTinygradRoot(*module->module);
-    if (!root)
-      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel_cpu: the module is empty (no SINK)");
+    Value root;
+    if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_compile_kernel_cpu", root); st != TGC_OK)
+      return st;
 
     tinygrad::CPUCompileOptions opts;
     opts.maxThreads = o.max_threads;

@@ -43,6 +43,17 @@ LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
   return pm.run(module);
 }
 
+/// `info` with `optsToApply` as its opts_to_apply.
+static tg::KernelInfoAttr withOptsToApply(tg::KernelInfoAttr info, llvm::ArrayRef<opt::Opt> optsToApply) {
+  MLIRContext *ctx = info.getContext();
+  SmallVector<Attribute> list;
+  for (const opt::Opt &o : optsToApply)
+    list.push_back(tg::OptAttr::get(ctx, o.op, o.axis, IntegerAttr::get(IntegerType::get(ctx, 64), o.arg)));
+  return tg::KernelInfoAttr::get(ctx, info.getName(), info.getAxisTypes(), info.getDontUseLocals(),
+                                 info.getAppliedOpts(), ArrayAttr::get(ctx, list), info.getEstimates(),
+                                 info.getBeam());
+}
+
 CPUCompiler::CPUCompiler(MLIRContext *ctx) : ctx(ctx) {}
 CPUCompiler::~CPUCompiler() = default;
 
@@ -59,6 +70,8 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
   if (!info)
     return sinkOp->emitError("a kernel SINK carries #tg.kernel_info");
+  if (opts.optsToApply)
+    info = withOptsToApply(info, *opts.optsToApply);
 
   sym::Context symCtx(ctx);
   sym::Importer importer(symCtx);

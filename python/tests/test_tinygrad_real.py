@@ -163,6 +163,60 @@ class TestCountersAsTinygrad(unittest.TestCase):
         self.assertEqual(ours, ref)
 
 
+CONVS = textwrap.dedent("""
+    import json
+    import numpy as np
+    from tinygrad import Tensor
+    rng = np.random.default_rng(0)
+    out = {}
+    # our heuristic's conv tiles: width a multiple of 8 (convTile), and not (its small-map tile: 14, 28)
+    for c, hw, cout in ((16, 56, 16), (48, 14, 16), (64, 28, 32)):
+        x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
+        w = rng.standard_normal((cout, c, 3, 3)).astype(np.float32)
+        out[f"{c}x{hw}->{cout}"] = Tensor(x).conv2d(Tensor(w), padding=1).relu().numpy().flatten().tolist()
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestConvTilesAsTinygrad(unittest.TestCase):
+    """Convolutions our heuristic tiles (OurHeuristic.cpp convTile, smallMapConvTile) give tinygrad's results."""
+
+    def test_convs(self):
+        ref = result_of(run_py(CONVS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + CONVS, "CPU:MLIR"))
+        self.assertEqual(ours.keys(), ref.keys())
+        for k in ref:
+            self.assertTrue(close(ours[k], ref[k], 1e-4), k)
+
+
+THREADS = textwrap.dedent("""
+    import json
+    from tinygrad import Tensor, Device
+    from tinygrad.uop.ops import Ops
+    t = Tensor.ones(1 << 20).contiguous() * 3
+    linear, _ = t.linear_with_vars()
+    from tinygrad.engine.realize import compile_linear
+    progs = [c.src[0] for c in compile_linear(linear).src if c.src[0].op is Ops.PROGRAM]
+    print("RESULT " + json.dumps([int(p.arg.global_size[0]) for p in progs]))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestThreadsAsTinygrad(unittest.TestCase):
+    """The thread split uses the renderer's global_max (NUM_CPU_THREADS), as tinygrad's does: with one
+    thread a large elementwise kernel is not split, through either transport."""
+
+    def test_num_cpu_threads(self):
+        for threads in ("1", "2"):
+            ref = result_of(run_py(THREADS, "CPU", {"NUM_CPU_THREADS": threads}))
+            self.assertEqual(max(ref), int(threads))
+            for via in ("capi", "subprocess"):
+                ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + THREADS, "CPU:MLIR",
+                                        {"NUM_CPU_THREADS": threads, "TINYGRAD_MLIR_TRANSPORT": via}))
+                self.assertEqual(ours, ref, (threads, via))
+
+
 FAILING_COMPILER = "#!/bin/sh\necho 'error: this kernel is not supported' >&2\nexit 1\n"
 ADD = "from tinygrad import Tensor\nprint('RESULT', (Tensor([1, 2, 3]) + 1).tolist())\n"
 

@@ -174,13 +174,15 @@ def check_result(res, kernel="kernel", source="the compiler"):
     return res
 
 
-def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None):
-    """Run tinygrad-compile on one AST JSON text; the parsed result or MLIRCompileError."""
+def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None, max_threads=0):
+    """Run tinygrad-compile on one AST JSON text; the parsed result or MLIRCompileError.
+    max_threads: the cores the thread split may use (tinygrad's global_max; 0: the host's)."""
     compiler = compiler or find_compiler()
     if timeout is None:
         timeout = float(os.environ.get("TINYGRAD_MLIR_TIMEOUT", "600"))
     try:
-        p = subprocess.run([compiler, "-"], input=ast_json.encode(), capture_output=True, timeout=timeout)
+        p = subprocess.run([compiler, "-", f"--max-threads={max_threads}"], input=ast_json.encode(),
+                           capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise MLIRCompileError(kernel, f"tinygrad-compile timed out after {timeout:g}s", ast_json) from None
     err = p.stderr.decode(errors="replace").strip()
@@ -207,13 +209,13 @@ def _capi_context():
     return _capi_local.ctx
 
 
-def compile_in_process(ast_json, kernel="kernel"):
+def compile_in_process(ast_json, kernel="kernel", max_threads=0):
     """The C API transport: the same result as run_compiler, or MLIRCompileError with the
     library's diagnostics."""
     from . import capi
     t0 = time.perf_counter()
     try:
-        with _capi_context().import_json(ast_json, name=kernel) as mod, mod.compile_cpu() as k:
+        with _capi_context().import_json(ast_json, name=kernel) as mod, mod.compile_cpu(max_threads) as k:
             res = k.result()
     except capi.CAPINotFound as e:
         raise MLIRCompileError(kernel, str(e), ast_json) from None
@@ -238,9 +240,10 @@ def save_failure(directory, kernel, ast_json, message):
     return base + ".json"
 
 
-def compile_kernel(ast, compiler=None, via=None):
+def compile_kernel(ast, compiler=None, via=None, max_threads=0):
     """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel.
-    via: "capi" or "subprocess" (default: transport(); a `compiler` path means subprocess)."""
+    via: "capi" or "subprocess" (default: transport(); a `compiler` path means subprocess).
+    max_threads: the cores the thread split may use (0: the host's)."""
     topo = _toposort(ast)
     name = kernel_name(ast, topo)
     try:
@@ -250,12 +253,34 @@ def compile_kernel(ast, compiler=None, via=None):
     label = f"{name} (ast {ast_digest(ast_json)})"
     via = via or ("subprocess" if compiler else transport())
     try:
-        res = compile_in_process(ast_json, label) if via == "capi" else run_compiler(ast_json, label, compiler)
+        res = compile_in_process(ast_json, label, max_threads) if via == "capi" else \
+            run_compiler(ast_json, label, compiler, max_threads=max_threads)
     except MLIRCompileError as e:
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], name, ast_json, e.detail)
         raise
     return res, ast_json, name
+
+
+def beam_search(ast, amt, ignore_cache=False, max_threads=0):
+    """Our BEAM search of `ast`'s opts (tgc_beam_search, C API transport only) -> its result dict
+    ("opts": [{"op", "axis", "arg"}], "cached", "searched", "failures", ...). MLIRCompileError when the
+    kernel cannot be searched."""
+    from . import capi
+    name = kernel_name(ast)
+    try:
+        ast_json = dumps(ast)
+    except Exception as e:
+        raise MLIRCompileError(name, f"cannot serialize the AST: {type(e).__name__}: {e}") from None
+    label = f"{name} (ast {ast_digest(ast_json)})"
+    if transport() != "capi":
+        raise MLIRCompileError(label, "BEAM search with our compiler needs the C API transport "
+                               "(TINYGRAD_MLIR_TRANSPORT=capi; TINYGRAD_MLIR_BEAM=tinygrad runs tinygrad's search)")
+    try:
+        with _capi_context().import_json(ast_json, name=label) as mod:
+            return mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache)
+    except capi.CAPIError as e:
+        raise MLIRCompileError(label, f"BEAM search: {e.status}: {e.message}", ast_json) from None
 
 
 # ---------------------------------------------------------------- PROGRAM

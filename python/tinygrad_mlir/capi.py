@@ -98,6 +98,13 @@ class _CPUOptions(ctypes.Structure):
 
 
 _I64P = ctypes.POINTER(ctypes.c_int64)
+_BEAM_TIMER = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_char_p, ctypes.c_void_p)
+
+
+class _BeamOptions(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("beam", ctypes.c_uint32), ("max_threads", ctypes.c_uint32),
+                ("ignore_cache", ctypes.c_uint32), ("cache_dir", ctypes.c_char_p), ("timer", _BEAM_TIMER),
+                ("user_data", ctypes.c_void_p)]
 _PROGRESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
 
 
@@ -150,6 +157,7 @@ _SIGNATURES = {
     "tgc_module_run_pipeline": ([_P, ctypes.c_char_p, ctypes.POINTER(_PassOptions)], ctypes.c_int),
     "tgc_compile_kernel_cpu": ([_P, ctypes.POINTER(_CPUOptions), _PP], ctypes.c_int),
     "tgc_kernel_destroy": ([_P], ctypes.c_int),
+    "tgc_beam_search": ([_P, ctypes.POINTER(_BeamOptions), _PP], ctypes.c_int),
     "tgc_kernel_get_info": ([_P, ctypes.POINTER(_KernelInfo)], ctypes.c_int),
     "tgc_kernel_object": ([_P, _PP, ctypes.POINTER(ctypes.c_size_t)], ctypes.c_int),
     "tgc_kernel_text": ([_P, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t)],
@@ -335,6 +343,22 @@ class Module(_Handle):
         h = ctypes.c_void_p()
         _call("tgc_compile_kernel_cpu", self.handle, ctypes.byref(opts), ctypes.byref(h))
         return Kernel(h.value)
+
+    def beam_search(self, beam, max_threads=0, ignore_cache=False, cache_dir=None, timer=None):
+        """tinygrad's BEAM search of this kernel AST's opts (tgc_beam_search) -> its result dict:
+        "opts" ([{"op", "axis", "arg"}], the opts_to_apply), "cached", "searched", "failures", ...
+        timer(opts) -> seconds (or < 0: the candidate fails) replaces the runtime as the clock."""
+        def cb(opts_json, _user):
+            try:
+                return float(timer(json.loads(opts_json.decode())))
+            except Exception:  # an exception cannot cross the C boundary: it fails the candidate
+                return -1.0
+        ctimer = _BEAM_TIMER(cb) if timer is not None else _BEAM_TIMER()
+        opts = _BeamOptions(API_VERSION, beam, max_threads, int(bool(ignore_cache)),
+                            cache_dir.encode() if cache_dir else None, ctimer, None)
+        p = ctypes.c_void_p()
+        _call("tgc_beam_search", self.handle, ctypes.byref(opts), ctypes.byref(p))
+        return json.loads(_take_string(p))
 
     def program(self, max_threads=0, progress=None, after_pass=None):
         """Schedule this tensor graph (a SINK of the tensors to realize), compile every kernel for

@@ -39,11 +39,19 @@ Environment:
                                  whose results differ. Needs PARALLEL=0 (one process)
   TINYGRAD_MLIR_CHECK=exact      the same, floats compared bit for bit (NaNs as NaNs) instead of
                                  within 1e-5 (1e-2 at 16 bits)
+  TINYGRAD_MLIR_BEAM=ours|tinygrad  whose search runs for BEAM=N (default ours: tgc_beam_search, our
+                                 compiler and runtime, its own disk cache; tinygrad: tinygrad's
+                                 beam_search, its candidates compiled by us and timed by tinygrad)
+
+Each kernel's thread split uses the renderer's global_max (tinygrad's CPU renderer: NUM_CPU_THREADS), as
+tinygrad's heuristic does; tinygrad-compile gets it as --max-threads.
 
 Tagged ASTs (ast.tag is not None: tinygrad's "don't optimize") and KernelInfo's opts_to_apply /
 beam hints travel unchanged in the AST JSON: the compiler applies opts_to_apply exactly, else its
 heuristic (none for a tagged AST or one with applied_opts), and the opts it applied come back as
-KernelInfo.applied_opts. BEAM search does not run for our kernels.
+KernelInfo.applied_opts. BEAM=N (KernelInfo.beam, as tinygrad's pm_beam sets it) on a kernel without
+opts_to_apply runs a search first (TINYGRAD_MLIR_BEAM) whose opts become its opts_to_apply, as
+tinygrad's apply_opts does with beam_search's result.
 """
 import os
 import sys
@@ -117,13 +125,67 @@ def _tinygrad_estimates(ast, renderer):
     return Estimates.from_uops(tuple(line_rewrite(linearize(sink), pm_linearize_cleanups)), ignore_indexing=True)
 
 
+class _SearchedOpts(Exception):
+    """Carries tinygrad's apply_opts result out of full_rewrite_to_sink (TINYGRAD_MLIR_BEAM=tinygrad)."""
+
+
+def _tinygrad_beam(ast, renderer):
+    """tinygrad's own beam_search on `ast`, reached through its full_rewrite_to_sink (its steps before
+    apply_opts); its candidates (tagged ASTs with applied_opts) are compiled by our do_to_program."""
+    orig = _codegen.apply_opts
+
+    def capture(sink, ren, beam=0):
+        raise _SearchedOpts(orig(sink, ren, beam=beam).arg.applied_opts)
+    _codegen.apply_opts = capture
+    try:
+        _codegen.full_rewrite_to_sink(ast, renderer)
+    except _SearchedOpts as found:
+        return tuple(found.args[0])
+    finally:
+        _codegen.apply_opts = orig
+    raise MLIRCompileError(backend.kernel_name(ast), "tinygrad's full_rewrite_to_sink never reached apply_opts")
+
+
+def cpu_threads(renderer):
+    """The cores a kernel's thread split may use: the renderer's global_max (tinygrad's CPU renderer:
+    NUM_CPU_THREADS), as tinygrad's heuristic reads it."""
+    gm = getattr(renderer, "global_max", None)
+    return int(gm[0]) if gm and isinstance(gm[0], int) and gm[0] > 0 else 0
+
+
+def with_beam_opts(ast, renderer):
+    """BEAM=N (ast.arg.beam) on a kernel that names no opts_to_apply: the searched opts as its
+    opts_to_apply (tinygrad's apply_opts order: opts_to_apply, else beam, else the heuristic)."""
+    import dataclasses
+    info = ast.arg
+    if ast.tag is not None or info is None or getattr(info, "beam", 0) < 1 or info.opts_to_apply is not None:
+        return ast
+    mode = os.environ.get("TINYGRAD_MLIR_BEAM", "ours")
+    t0 = time.perf_counter()
+    if mode == "tinygrad":
+        opts, how = _tinygrad_beam(ast, renderer), "tinygrad's beam_search"
+    elif mode == "ours":
+        from tinygrad.helpers import CACHELEVEL, IGNORE_BEAM_CACHE
+        res = backend.beam_search(ast, info.beam, ignore_cache=bool(IGNORE_BEAM_CACHE.value) or CACHELEVEL.value < 1,
+                                  max_threads=cpu_threads(renderer))
+        opts = tuple(Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res["opts"])
+        detail = "cached" if res["cached"] else f"{res['compiled']} compiled, {len(res['failures'])} failed"
+        how = f"our search ({detail})"
+    else:
+        raise ValueError(f"TINYGRAD_MLIR_BEAM is ours or tinygrad, not {mode!r}")
+    stats["beam_s"] = stats.get("beam_s", 0.0) + time.perf_counter() - t0
+    _log(f"BEAM={info.beam} {backend.kernel_name(ast)}: {how} in {time.perf_counter() - t0:.2f}s -> {opts}")
+    return ast.replace(arg=dataclasses.replace(info, opts_to_apply=opts))
+
+
 def compile_to_program(ast, renderer):
     """Our do_to_program for a kernel SINK: the compiled PROGRAM UOp, or MLIRCompileError."""
     t0 = time.perf_counter()
     if stats["transport"] is None:
         stats["transport"] = backend.transport_description()
         _log(f"transport {stats['transport']}")
-    res, ast_json, name = backend.compile_kernel(ast)
+    ast = with_beam_opts(ast, renderer)
+    res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
     est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
     prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
     stats["compiled"] += 1

@@ -34,6 +34,9 @@ static cl::OptionCategory compileCategory("tinygrad-compile options");
 static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel AST JSON>"), cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> graphPath("graph-path", cl::desc("path of the graph inside the JSON (e.g. ast)"),
                                       cl::init(""), cl::cat(compileCategory));
+static cl::opt<unsigned> maxThreads("max-threads",
+                                    cl::desc("cores the thread split may use (tinygrad's global_max; 0: the host's)"),
+                                    cl::init(0), cl::cat(compileCategory));
 static cl::opt<std::string> objPath("o", cl::desc("also write the object to this file"), cl::init(""), cl::cat(compileCategory));
 
 int main(int argc, char **argv) {
@@ -61,7 +64,9 @@ int main(int argc, char **argv) {
     llvm::errs() << input << ": error: the graph has no root\n";
     return 1;
   }
-  FailureOr<CPUKernel> k = compileKernelForCPU(root);
+  CPUCompileOptions copts;
+  copts.maxThreads = maxThreads;
+  FailureOr<CPUKernel> k = compileKernelForCPU(root, copts);
   if (failed(k))
     return 1;
   if (!objPath.empty()) {

@@ -1,7 +1,7 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
 //   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj] [-o FILE]
-//                [--mlir-print-ir-after-all] [--lowered=K.mlir]
+//                [--mlir-print-ir-after-all] [--lowered=K.mlir] [--beam=N [--beam-no-cache]]
 //
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
 // runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
@@ -11,11 +11,14 @@
 // exit 1. With --lowered, the kernel is the given module instead, the AST
 // already lowered to the llvm dialect outside this process (tinygrad-opt's
 // passes run one by one, printed and parsed between them): the textual
-// pipeline's result, run and compared like the library's. A schedules.jsonl record
+// pipeline's result, run and compared like the library's. With --beam=N the
+// kernel's opts come from BEAM search (Execution/BeamCPU.h) and the result is
+// compiled, run and compared like any other. A schedules.jsonl record
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Execution/BeamCPU.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
 #include "tinygrad-rt/runtime.h"
@@ -75,6 +78,15 @@ static cl::opt<std::string> loweredPath(
     "lowered", cl::desc("run this module (the case's kernel lowered to the llvm dialect by tinygrad-opt) "
                         "instead of compiling the case's ast"),
     cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
+static cl::opt<unsigned> beamWidth(
+    "beam", cl::desc("BEAM search the kernel's opts first (tinygrad's beam_search, width N; cached on disk)"),
+    cl::init(0), cl::value_desc("N"), cl::cat(runCategory));
+static cl::opt<bool> beamNoCache("beam-no-cache", cl::desc("search even when the cache has the kernel, write nothing"),
+                                 cl::cat(runCategory));
+static cl::opt<std::string> beamCacheDir("beam-cache-dir",
+                                         cl::desc("the BEAM cache folder (default: TINYGRAD_MLIR_CACHE_DIR, "
+                                                  "else ~/.cache/tinygrad-mlir)"),
+                                         cl::value_desc("dir"), cl::init(""), cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
                                          "(default: once, before translation)"), cl::cat(runCategory));
@@ -141,6 +153,39 @@ int main(int argc, char **argv) {
     opts.optMode = opt::OptMode::None;
   else if (!optsMode.empty())
     die("--opts must be ours, tinygrad or none, not '" + optsMode + "'");
+  json::Value beamJSON = nullptr;
+  if (beamWidth > 0) {
+    if (!loweredPath.empty())
+      die("--beam searches the case's ast; it does not take --lowered");
+    exec::CPUBeamOptions bo;
+    bo.amt = beamWidth;
+    bo.ignoreCache = beamNoCache;
+    bo.cacheDir = beamCacheDir;
+    llvm::Expected<exec::CPUBeamOutcome> found = exec::beamSearchForCPU(root, bo);
+    if (!found)
+      die("BEAM search: " + llvm::toString(found.takeError()));
+    const beam::SearchResult &sr = found->search;
+    json::Array failures;
+    for (const beam::CandidateFailure &f : sr.failures)
+      failures.push_back(json::Object{{"opts", opt::toString(f.opts)}, {"stage", f.stage}, {"error", f.message}});
+    llvm::outs() << "BEAM " << beamWidth << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
+                 << ", opts " << opt::toString(found->opts);
+    if (found->searched)
+      llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.timed << " timed, "
+                   << sr.failures.size() << " failed, best " << llvm::format("%.3f", sr.bestS * 1e3) << " ms, "
+                   << llvm::format("%.2f", sr.searchS) << " s";
+    llvm::outs() << "\n";
+    for (const beam::CandidateFailure &f : sr.failures)
+      llvm::outs() << "  candidate " << opt::toString(f.opts) << " failed to " << f.stage << ": " << f.message << "\n";
+    beamJSON = json::Object{{"cached", found->cached}, {"searched", found->searched},
+                            {"opts", opt::toString(found->opts)}, {"rounds", (int64_t)sr.rounds},
+                            {"compiled", (int64_t)sr.compiled}, {"timed", (int64_t)sr.timed},
+                            {"best_ms", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS * 1e3)
+                                                                                : json::Value(nullptr)},
+                            {"search_s", sr.searchS}, {"compile_s", sr.compileS}, {"time_s", sr.timeS},
+                            {"key", found->cacheKey}, {"failures", std::move(failures)}};
+    opts.optsToApply = found->opts;
+  }
   OwningOpRef<ModuleOp> lowered;
   if (!loweredPath.empty()) {
     lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
@@ -319,6 +364,7 @@ int main(int argc, char **argv) {
                                              {"llvm_emit_ms", kernel->llvmEmitMs},
                                              {"run_ms", runMs},
                                              {"applied_opts", opt::toString(kernel->signature.appliedOpts)},
+                                             {"beam", std::move(beamJSON)},
                                              {"mismatches", std::move(mismatches)}})
                  << "\n";
   return match ? 0 : 2;

@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include <memory>
+#include <optional>
+#include <vector>
 #include <functional>
 #include <string>
 
@@ -27,6 +29,9 @@ struct CPUCompileOptions {
   unsigned maxThreads = 0;
   /// Whose heuristic picks the opts (default: TG_OPTS, else ours).
   opt::OptMode optMode = opt::optModeFromEnv();
+  /// Overrides the kernel's opts_to_apply (a BEAM candidate, a search's
+  /// result): applied exactly, no heuristic.
+  std::optional<std::vector<opt::Opt>> optsToApply;
   /// Print the IR after every MLIR pass to stderr.
   bool printIRAfterAll = false;
   /// Run the MLIR verifier after every pass of the lowering to the llvm

@@ -50,6 +50,9 @@ struct RewriteOptions {
   tg::KernelInfoAttr info; ///< opts_to_apply / applied_opts (may be null)
   TargetDescription target;
   opt::OptMode mode = opt::OptMode::Ours;
+  /// Stop before apply_opts and return the kernel as the opts see it (what
+  /// BEAM search builds its Scheduler on).
+  bool stopBeforeOpts = false;
 };
 
 /// Every engine step of full_rewrite_to_sink our CPU target runs, in

@@ -11,7 +11,8 @@
 // Where B's column panel can be packed (StagePanel.cpp) the tile is 2
 // vectors wide and 4-8 rows tall instead: the packed panel is read from L2,
 // and fewer column vectors halve those bytes per FMA. A direct convolution
-// (the same product, its input padded) gets its own tile (convTile), long
+// (the same product, its input padded) gets its own tile (convTile; one for
+// maps whose width is not a multiple of 8, smallMapConvTile), long
 // float reduces independent accumulators, large elementwise kernels 16
 // lanes. The THREAD split follows as in tinygrad. Everything else keeps
 // tinygrad's choices (its structure, so its outputs bit for bit where they
@@ -175,6 +176,62 @@ bool matmulTile(Scheduler &k, int64_t colVectors) {
 }
 } // namespace
 
+/// UNROLL of the reduce axis `id` by `amount` (its index among the
+/// unrollable dims, as the opt counts them).
+static bool unrollAxis(Scheduler &k, AxisKey id, int64_t amount) {
+  auto un = k.unrollableDims();
+  auto pos = llvm::find(un, (unsigned)axisWithId(k, id));
+  return pos != un.end() && k.applyOpt({tg::OptOps::Unroll, (int64_t)(pos - un.begin()), amount});
+}
+
+/// convTile's tile for a map whose width is not a multiple of 8 (ResNet's
+/// 28, 14 and 7): out[o, y, x] for a vector's width of channels o by 2
+/// rows y by 2 columns x (64 accumulators with AVX-512), the input-channel
+/// reduce c unrolled by 4 instead of the taps. Every step loads a 2x2
+/// patch of the input once for all the channels and each weight once for
+/// the four outputs. Measured here on ResNet-18's 3x3 convs at batch 1,
+/// 2 threads: 256 channels on 14x14 4.8 -> 36 GFLOP/s, 128 on 28x28 20 -> 34
+/// (what BEAM=2 finds for the former, 7.6 ms, is this tile); an odd map
+/// (7x7) keeps tinygrad's choices, which upcast the whole map and beat it.
+static bool smallMapConvTile(Scheduler &k, UOpRef in, UOpRef w, AxisKey xId, AxisKey oId, int64_t oLanes,
+                             llvm::ArrayRef<UOpRef> rs) {
+  if (Scheduler::size(rs[axisWithId(k, xId)]).value_or(1) % 2 != 0)
+    return false;
+  // y: the row of the map, strided over by the input, not by the weights.
+  AxisKey yId;
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef r = rs[a];
+    if (axisKey(r) != xId && axisKey(r) != oId && Scheduler::axisType(r) == AxisType::Weak &&
+        strideOf(k.ctx, in, r) > 1 && strideOf(k.ctx, w, r) == 0 && Scheduler::size(r).value_or(1) % 2 == 0) {
+      yId = axisKey(r);
+      break;
+    }
+  }
+  // c: the input-channel reduce, strided over by both operands, longer
+  // than a window's taps.
+  AxisKey cId;
+  for (unsigned a : k.unrollableDims()) {
+    UOpRef r = rs[a];
+    int64_t n = Scheduler::size(r).value_or(0);
+    if (n > 4 && n % 4 == 0 && strideOf(k.ctx, in, r) > 1 && strideOf(k.ctx, w, r) != 0) {
+      cId = axisKey(r);
+      break;
+    }
+  }
+  if (!yId || !cId)
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oLanes}) &&
+            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, yId), 2}) &&
+            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), 2}) && unrollAxis(k, cId, 4);
+  if (!ok) {
+    k.ast = savedAst;
+    k.applied = savedApplied;
+  }
+  return ok;
+}
+
 /// The register tile for a direct convolution, out[n,o,y,x] +=
 /// in[n,c,y+ky,x+kx] * w[o,c,ky,kx] with the input load gated by its
 /// padding (which keeps it from matmulTile): the output axis contiguous in
@@ -186,7 +243,9 @@ bool matmulTile(Scheduler &k, int64_t colVectors) {
 /// output channel and the FMAs of 8 accumulators. Measured on the bench's
 /// conv2d (8x64 -> 64, 3x3, 56^2, pad 1; AVX-512): 2.3x tinygrad's tile
 /// (4x4 with both taps unrolled) at 1 thread; tiles of 8x8, 8x32 and 4x16
-/// lanes, or both taps unrolled, were no faster.
+/// lanes, or both taps unrolled, were no faster. A map whose width is not a
+/// multiple of 8 gets smallMapConvTile (7 lanes of x by 16 channels was
+/// 2-4x slower there than tinygrad's choices).
 bool convTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork)
     return false;
@@ -211,15 +270,16 @@ bool convTile(Scheduler &k) {
   // x: contiguous in the store and in one operand (the input), not
   // strided over by the other (the weights).
   AxisKey xId, oId;
+  int64_t xSize = 0;
   UOpRef in = nullptr, w = nullptr;
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
-    if (Scheduler::axisType(r) != AxisType::Weak || strideOf(k.ctx, sIdx, r) != 1 ||
-        Scheduler::size(r).value_or(1) % 8 != 0)
+    if (Scheduler::axisType(r) != AxisType::Weak || strideOf(k.ctx, sIdx, r) != 1)
       continue;
     int64_t sa = strideOf(k.ctx, aIdx, r), sb = strideOf(k.ctx, bIdx, r);
     if ((sa == 1 && sb == 0) || (sb == 1 && sa == 0)) {
       xId = axisKey(r);
+      xSize = Scheduler::size(r).value_or(1);
       std::tie(in, w) = sa == 1 ? std::pair(aIdx, bIdx) : std::pair(bIdx, aIdx);
       break;
     }
@@ -239,6 +299,8 @@ bool convTile(Scheduler &k) {
   }
   if (!oId)
     return false;
+  if (xSize % 8 != 0)
+    return smallMapConvTile(k, in, w, xId, oId, oLanes, rs);
   // The taps along x: a short reduce axis the input is contiguous in.
   AxisKey tapId;
   for (unsigned a : k.unrollableDims()) {
@@ -253,12 +315,8 @@ bool convTile(Scheduler &k) {
   auto savedApplied = k.applied;
   bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), 8}) &&
             k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oLanes});
-  if (ok && tapId) {
-    auto un = k.unrollableDims();
-    int at = axisWithId(k, tapId);
-    auto pos = llvm::find(un, (unsigned)at);
-    ok = pos != un.end() && k.applyOpt({tg::OptOps::Unroll, (int64_t)(pos - un.begin()), 0});
-  }
+  if (ok && tapId)
+    ok = unrollAxis(k, tapId, 0);
   if (!ok) {
     k.ast = savedAst;
     k.applied = savedApplied;

@@ -43,6 +43,15 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
   // symbolic (a requirement for pm_simplify_ranges to be correct)
   step("initial symbolic", [&](UOpRef s) { return initialSymbolic(ctx, s); });
   step("simplify ranges", [&](UOpRef s) { return simplifyRanges(ctx, s); });
+  auto whyFailed = [&] {
+    why = std::string(failed) + ": " +
+          (ctx.errors.size() > errs ? ctx.errors.back() : std::string("rewrite failed"));
+  };
+  if (opts.stopBeforeOpts) {
+    if (!k)
+      whyFailed();
+    return k;
+  }
   // postrange optimization: opts_to_apply or a heuristic
   step("apply_opts", [&](UOpRef s) -> UOpRef {
     std::string whyOpt;
@@ -81,7 +90,6 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
   // Float chains in the order clang evaluates tinygrad's rendering.
   step("C evaluation order", [&](UOpRef s) { return cEvaluationOrder(ctx, s); });
   if (!k)
-    why = std::string(failed) + ": " +
-          (ctx.errors.size() > errs ? ctx.errors.back() : std::string("rewrite failed"));
+    whyFailed();
   return k;
 }

@@ -1,0 +1,270 @@
+//===- BeamSearch.cpp - tinygrad's beam_search over kernel opts -----------===//
+#include "tinygrad/Codegen/BeamSearch.h"
+
+#include "llvm/Support/JSON.h"
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace mlir::tinygrad::beam {
+using opt::Opt;
+using opt::Scheduler;
+using tg::AxisType;
+using tg::OptOps;
+
+static int64_t envInt(const char *name, int64_t dflt) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::strtoll(v, nullptr, 10) : dflt;
+}
+
+const std::vector<Opt> &actions() {
+  static const std::vector<Opt> list = [] {
+    std::vector<Opt> a;
+    auto add = [&](OptOps op, std::initializer_list<int64_t> amts, int64_t axes) {
+      for (int64_t amt : amts)
+        for (int64_t axis = 0; axis < axes; ++axis)
+          a.push_back(Opt{op, axis, amt});
+    };
+    add(OptOps::Upcast, {0, 2, 3, 4, 5, 7}, 8);
+    add(OptOps::Unroll, {0, 4, 7}, 5);
+    add(OptOps::Local, {2, 3, 4, 8, 13, 16, 29}, 6);
+    add(OptOps::GroupTop, {13, 16, 28, 29, 32, 49, 64, 256}, 3);
+    add(OptOps::Group, {0, 4, 8, 16}, 3);
+    if (envInt("BEAM_PADTO", 0))
+      add(OptOps::PadTo, {32}, 7);
+    a.push_back(Opt{OptOps::Local, 0, 32});
+    a.push_back(Opt{OptOps::Local, 6, 2});
+    // TC: (-1, 0, TC) on axis 0, then (-1, TC_OPT, TC) on axes 0..8.
+    a.push_back(Opt{OptOps::TC, 0, 0});
+    add(OptOps::TC, {0}, 9);
+    for (int64_t a0 = 0; a0 < 5; ++a0)
+      for (int64_t a1 = a0 + 1; a1 < 5; ++a1)
+        a.push_back(Opt{OptOps::Swap, a0, a1});
+    add(OptOps::Thread, {2, 3, 4, 5, 8, 12, 16, 24, 32, 64}, 3);
+    if (envInt("NOLOCALS", 0))
+      a.push_back(Opt{OptOps::NoLocals, std::nullopt, 0});
+    return a;
+  }();
+  return list;
+}
+
+/// Scheduler.real_axis; nullopt where tinygrad raises KernelOptError.
+static std::optional<int64_t> realAxis(const Scheduler &s, const Opt &o) {
+  if (!o.axis || o.op == OptOps::TC)
+    return -1;
+  int64_t axis = *o.axis;
+  if (o.op == OptOps::Unroll) {
+    auto ud = s.unrollableDims();
+    return axis < (int64_t)ud.size() ? std::optional<int64_t>(ud[axis]) : std::nullopt;
+  }
+  if (o.op == OptOps::Group || o.op == OptOps::GroupTop) {
+    auto rd = s.axesOf({AxisType::Reduce});
+    return axis < (int64_t)rd.size() ? std::optional<int64_t>(rd[axis]) : std::nullopt;
+  }
+  if (axis >= (int64_t)s.rngs().size())
+    return std::nullopt;
+  return axis;
+}
+
+std::vector<std::pair<unsigned, Scheduler>> kernelActions(const Scheduler &s, bool include0, int64_t maxUpcast,
+                                                          int64_t maxLocal) {
+  std::vector<std::pair<unsigned, Scheduler>> acted;
+  if (include0)
+    acted.emplace_back(0, s);
+  const std::vector<Opt> &all = actions();
+  auto rngs = s.rngs();
+  for (auto [i, a] : llvm::enumerate(all)) {
+    if (a.axis && a.op != OptOps::TC) {
+      std::optional<int64_t> ax = realAxis(s, a);
+      if (!ax)
+        continue;
+      if (*ax >= (int64_t)rngs.size())
+        continue;
+      std::optional<int64_t> full = Scheduler::size(rngs[*ax]);
+      Opt whole{a.op, a.axis, 0};
+      if (full && *full == a.arg && llvm::is_contained(all, whole))
+        continue;
+    }
+    Scheduler s2 = s;
+    if (!s2.applyOpt(a))
+      continue;
+    int64_t up = 1, lcl = 1;
+    bool symbolic = false;
+    for (auto r : s2.rngs()) {
+      AxisType t = Scheduler::axisType(r);
+      std::optional<int64_t> n = Scheduler::size(r);
+      bool counted = t == AxisType::Upcast || t == AxisType::Unroll || t == AxisType::Warp ||
+                     t == AxisType::Local || t == AxisType::GroupReduce;
+      if (counted && !n) {
+        symbolic = true;
+        break;
+      }
+      if (t == AxisType::Upcast || t == AxisType::Unroll)
+        up *= *n;
+      else if (t == AxisType::Warp || t == AxisType::Local || t == AxisType::GroupReduce)
+        lcl *= *n;
+    }
+    if (symbolic || up > maxUpcast || lcl > maxLocal)
+      continue;
+    acted.emplace_back(i + 1, std::move(s2));
+  }
+  return acted;
+}
+
+CandidateRunner::~CandidateRunner() = default;
+
+SearchOptions SearchOptions::fromEnv(unsigned amt) {
+  SearchOptions o;
+  o.amt = amt;
+  if (const char *v = std::getenv("BEAM_MIN_PROGRESS"); v && *v)
+    o.minProgressS = std::strtod(v, nullptr) / 1e6;
+  o.maxUpcast = envInt("BEAM_UPCAST_MAX", 256);
+  o.maxLocal = envInt("BEAM_LOCAL_MAX", 1024);
+  int64_t uops = envInt("BEAM_UOPS_MAX", 3000);
+  o.maxUops = uops > 0 ? (size_t)uops : 0;
+  o.compileTimeoutS = (double)envInt("BEAM_TIMEOUT_SEC", 10);
+  return o;
+}
+
+static double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const SearchOptions &opts) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  auto t0 = std::chrono::steady_clock::now();
+  SearchResult res;
+  std::vector<std::pair<Scheduler, double>> beam{{start, inf}};
+  std::set<std::string> seenLibs;
+  auto log = [&](const std::string &m) {
+    if (opts.log)
+      opts.log(m);
+  };
+  bool exiting = false;
+  while (!exiting) {
+    ++res.rounds;
+    std::vector<Scheduler> candidates;
+    for (auto &[si, t] : beam)
+      for (auto &[idx, s2] : kernelActions(si, /*include0=*/false, opts.maxUpcast, opts.maxLocal))
+        candidates.push_back(std::move(s2));
+    std::vector<std::pair<Scheduler *, double>> timed;
+    double leastOps = inf;
+    for (Scheduler &c : candidates) {
+      std::vector<Opt> copts(c.applied.begin(), c.applied.end());
+      auto fail = [&](const char *stage, std::string msg) {
+        log(std::string("BEAM failed for opts: ") + opt::toString(copts) + ": " + msg);
+        res.failures.push_back({copts, stage, std::move(msg)});
+      };
+      auto tc = std::chrono::steady_clock::now();
+      llvm::Expected<CompiledCandidate> cc = runner.compile(copts);
+      res.compileS += secondsSince(tc);
+      if (!cc) {
+        fail("compile", llvm::toString(cc.takeError()));
+        continue;
+      }
+      ++res.compiled;
+      // _try_compile's bounds: the time limit (checked once the compile is
+      // back: it runs in this process) and BEAM_UOPS_MAX.
+      if (cc->compileS > opts.compileTimeoutS) {
+        fail("compile", "compile took " + std::to_string(cc->compileS) + " s, over BEAM_TIMEOUT_SEC");
+        continue;
+      }
+      if (opts.maxUops && cc->uops >= opts.maxUops) {
+        fail("compile", "too many uops (" + std::to_string(cc->uops) + ")");
+        continue;
+      }
+      if (seenLibs.count(cc->lib))
+        continue;
+      // kernels that use 1000x more compute than the smallest are not timed
+      double ops = cc->ops ? (double)*cc->ops : 0;
+      leastOps = std::min(leastOps, ops);
+      if (leastOps * 1000 < ops)
+        continue;
+      seenLibs.insert(cc->lib);
+      auto tt = std::chrono::steady_clock::now();
+      llvm::Expected<std::vector<double>> tms = runner.time(*cc, beam[0].second * 3, opts.count);
+      res.timeS += secondsSince(tt);
+      if (!tms) {
+        fail("run", llvm::toString(tms.takeError()));
+        continue;
+      }
+      if (tms->empty()) {
+        fail("run", "no time measured");
+        continue;
+      }
+      ++res.timed;
+      double best = *std::min_element(tms->begin(), tms->end());
+      timed.emplace_back(&c, best);
+      log(std::to_string(secondsSince(t0)).substr(0, 6) + "s: " + std::to_string(best * 1e6) + " us  " +
+          opt::toString(copts));
+    }
+    std::stable_sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.second < b.second; });
+    exiting = timed.empty() || timed[0].second < opts.minProgressS ||
+              (beam[0].second - timed[0].second) < opts.minProgressS;
+    std::vector<std::pair<Scheduler, double>> next;
+    if (!exiting) {
+      for (size_t i = 0; i < timed.size() && i < opts.amt; ++i)
+        next.emplace_back(*timed[i].first, timed[i].second);
+      beam = std::move(next);
+    } else if (!timed.empty() && timed[0].second < beam[0].second) {
+      next.emplace_back(*timed[0].first, timed[0].second);
+      beam = std::move(next);
+    }
+    log("round " + std::to_string(res.rounds) + ": " + std::to_string(candidates.size()) + " -> " +
+        std::to_string(timed.size()) + " timed, best " + std::to_string(beam[0].second * 1e6) + " us " +
+        opt::toString(llvm::ArrayRef<Opt>(beam[0].first.applied)));
+  }
+  res.opts.assign(beam[0].first.applied.begin(), beam[0].first.applied.end());
+  res.bestS = beam[0].second;
+  res.searchS = secondsSince(t0);
+  return res;
+}
+
+std::string optsToJSON(llvm::ArrayRef<Opt> opts) {
+  llvm::json::Array arr;
+  for (const Opt &o : opts)
+    arr.push_back(llvm::json::Object{{"op", opt::optName(o.op)},
+                                     {"axis", o.axis ? llvm::json::Value(*o.axis) : llvm::json::Value(nullptr)},
+                                     {"arg", o.arg}});
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::json::Value(std::move(arr));
+  return s;
+}
+
+llvm::Expected<std::vector<Opt>> optsFromJSON(llvm::StringRef text) {
+  auto bad = [](const llvm::Twine &m) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "opts JSON: " + m);
+  };
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
+  if (!v)
+    return v.takeError();
+  const llvm::json::Array *arr = v->getAsArray();
+  if (!arr)
+    return bad("not an array");
+  std::vector<Opt> out;
+  for (const llvm::json::Value &e : *arr) {
+    const llvm::json::Object *o = e.getAsObject();
+    auto name = o ? o->getString("op") : std::nullopt;
+    auto arg = o ? o->getInteger("arg") : std::nullopt;
+    if (!name || !arg)
+      return bad("an entry needs op and arg");
+    std::optional<OptOps> op;
+    for (uint32_t i = 0; i <= (uint32_t)OptOps::Swap; ++i)
+      if (*name == opt::optName((OptOps)i))
+        op = (OptOps)i;
+    if (!op)
+      return bad("unknown op '" + *name + "'");
+    Opt x{*op, std::nullopt, *arg};
+    if (auto ax = o->getInteger("axis"))
+      x.axis = *ax;
+    else if (o->get("axis") && !o->get("axis")->getAsNull())
+      return bad("axis is an integer or null");
+    out.push_back(x);
+  }
+  return out;
+}
+
+} // namespace mlir::tinygrad::beam

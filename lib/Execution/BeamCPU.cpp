@@ -1,0 +1,449 @@
+//===- BeamCPU.cpp - BEAM search for a kernel on the CPU ------------------===//
+#include "tinygrad/Execution/BeamCPU.h"
+
+#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/Steps.h"
+#include "tinygrad/Execution/Isolated.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad-rt/runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using opt::Opt;
+
+static llvm::Error err(const llvm::Twine &m) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
+}
+
+static std::string sha256Hex(llvm::StringRef text) {
+  auto h = llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
+  return llvm::toHex(h, /*LowerCase=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// The disk cache
+//===----------------------------------------------------------------------===//
+
+std::string exec::beamCacheDir(const CPUBeamOptions &opts) {
+  llvm::SmallString<256> dir;
+  if (!opts.cacheDir.empty()) {
+    dir = opts.cacheDir;
+  } else if (const char *e = std::getenv("TINYGRAD_MLIR_CACHE_DIR"); e && *e) {
+    dir = e;
+  } else if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = x;
+    llvm::sys::path::append(dir, "tinygrad-mlir");
+  } else if (const char *h = std::getenv("HOME"); h && *h) {
+    dir = h;
+    llvm::sys::path::append(dir, ".cache", "tinygrad-mlir");
+  } else {
+    dir = "/tmp/tinygrad-mlir-cache";
+  }
+  llvm::sys::path::append(dir, "beam");
+  return std::string(dir);
+}
+
+/// tinygrad's key {"ast": ast.key, "amt", "device", ...}: the AST as
+/// printed (its KernelInfo included), the width, the device and the target
+/// the opts were timed on.
+static std::string cacheKeyText(Operation *sink, const exec::CPUBeamOptions &opts, const TargetDescription &target,
+                                unsigned threads) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "tinygrad-mlir beam_search v1\namt=" << opts.amt << "\ndevice=CPU\ntarget=" << target.arch
+     << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
+  Operation *scope = sink->getParentOfType<ModuleOp>();
+  (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());
+  return text;
+}
+
+static std::optional<std::vector<Opt>> cacheGet(const std::string &path, const std::string &keyText) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return std::nullopt;
+  auto v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *o = v->getAsObject();
+  auto key = o ? o->getString("key") : std::nullopt;
+  const llvm::json::Value *opts = o ? o->get("opts") : nullptr;
+  if (!key || *key != keyText || !opts) // another kernel with the same hash, or a damaged file
+    return std::nullopt;
+  std::string s;
+  llvm::raw_string_ostream(s) << *opts;
+  auto parsed = beam::optsFromJSON(s);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  return *parsed;
+}
+
+static void cachePut(const std::string &dir, const std::string &path, const std::string &keyText,
+                     llvm::ArrayRef<Opt> opts) {
+  if (llvm::sys::fs::create_directories(dir))
+    return; // a cache that cannot be written is no cache, not an error
+  auto parsedOpts = llvm::json::parse(beam::optsToJSON(opts));
+  if (!parsedOpts) {
+    llvm::consumeError(parsedOpts.takeError());
+    return;
+  }
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec)
+      return;
+    os << llvm::json::Value(llvm::json::Object{{"key", keyText}, {"opts", std::move(*parsedOpts)}});
+  }
+  if (llvm::sys::fs::rename(tmp, path))
+    llvm::sys::fs::remove(tmp);
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling and timing candidates
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What timing a candidate needs of its compiled kernel.
+struct TimedKernel {
+  std::string name, object;
+  std::vector<int64_t> globals, bufferElems;
+  std::vector<std::string> vars;
+  int64_t coreIdArg = -1, threads = 1;
+};
+
+/// The request to the timing child: 8 bytes of header length, the header
+/// (JSON: the kernel's launch data, the early stop, the run count), the
+/// object's bytes.
+std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count) {
+  llvm::json::Array globals, elems, vars;
+  for (int64_t g : k.globals)
+    globals.push_back(g);
+  for (int64_t e : k.bufferElems)
+    elems.push_back(e);
+  for (const std::string &v : k.vars)
+    vars.push_back(v);
+  std::string header;
+  llvm::raw_string_ostream(header) << llvm::json::Value(llvm::json::Object{
+      {"name", k.name}, {"globals", std::move(globals)}, {"elems", std::move(elems)}, {"vars", std::move(vars)},
+      {"core_id_arg", k.coreIdArg}, {"threads", k.threads},
+      // JSON has no infinity: null is "no early stop"
+      {"early_stop", std::isfinite(earlyStop) ? llvm::json::Value(earlyStop) : llvm::json::Value(nullptr)},
+      {"count", (int64_t)count}});
+  uint64_t n = header.size();
+  std::string req(reinterpret_cast<const char *>(&n), sizeof n);
+  return req + header + k.object;
+}
+
+bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, unsigned &count) {
+  uint64_t n = 0;
+  if (req.size() < sizeof n)
+    return false;
+  std::memcpy(&n, req.data(), sizeof n);
+  if (req.size() < sizeof n + n)
+    return false;
+  auto v = llvm::json::parse(llvm::StringRef(req).substr(sizeof n, n));
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return false;
+  }
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return false;
+  k.name = o->getString("name").value_or("").str();
+  for (auto [key, out] : {std::pair{"globals", &k.globals}, std::pair{"elems", &k.bufferElems}})
+    if (const llvm::json::Array *a = o->getArray(key))
+      for (const llvm::json::Value &x : *a)
+        out->push_back(x.getAsInteger().value_or(0));
+  if (const llvm::json::Array *a = o->getArray("vars"))
+    for (const llvm::json::Value &x : *a)
+      k.vars.push_back(x.getAsString().value_or("").str());
+  k.coreIdArg = o->getInteger("core_id_arg").value_or(-1);
+  k.threads = o->getInteger("threads").value_or(1);
+  earlyStop = o->getNumber("early_stop").value_or(std::numeric_limits<double>::infinity());
+  count = (unsigned)o->getInteger("count").value_or(1);
+  k.object = req.substr(sizeof n + n);
+  return true;
+}
+
+/// What a timing process keeps across candidates, as tinygrad's search
+/// keeps its rawbufs: the device and one zero-filled buffer per slot
+/// (regrown when a kernel needs more), each variable at the middle of its
+/// range.
+struct TimingState {
+  std::map<int64_t, size_t> itemBytes;
+  std::map<std::string, int64_t> varValues;
+  tgrt_device *dev = nullptr;
+  std::map<int64_t, std::pair<tgrt_buffer *, size_t>> bufs;
+  ~TimingState() {
+    for (auto &kv : bufs)
+      tgrt_buffer_free(kv.second.first);
+    if (dev)
+      tgrt_device_close(dev);
+  }
+};
+
+/// _time_program: up to `count` launches, stopping once the fastest is
+/// slower than `earlyStop` seconds.
+llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKernel &k, double earlyStop,
+                                               unsigned count) {
+  auto fail = [&](const llvm::Twine &what) { return err(what + ": " + tgrt_last_error()); };
+  if (!st.dev && tgrt_device_open("CPU", nullptr, &st.dev) != TGRT_OK)
+    return fail("opening the CPU device");
+  std::vector<tgrt_arg> args;
+  for (size_t gi = 0; gi < k.globals.size(); ++gi) {
+    // elements from the signature, bytes per element from the AST's PARAM
+    int64_t slot = k.globals[gi];
+    auto it = st.itemBytes.find(slot);
+    int64_t elems = gi < k.bufferElems.size() ? std::max<int64_t>(1, k.bufferElems[gi]) : 1;
+    size_t bytes = (size_t)elems * (it != st.itemBytes.end() ? it->second : 8);
+    auto &[buf, have] = st.bufs[slot];
+    if (!buf || have < bytes) {
+      if (buf)
+        tgrt_buffer_free(buf);
+      buf = nullptr;
+      if (tgrt_buffer_alloc(st.dev, bytes, &buf) != TGRT_OK)
+        return fail("allocating a buffer");
+      have = bytes;
+      void *host = nullptr;
+      if (tgrt_buffer_host_pointer(buf, &host) == TGRT_OK && host)
+        std::memset(host, 0, bytes);
+    }
+    args.push_back(tgrt_arg_buffer(buf));
+  }
+  for (const std::string &name : k.vars) {
+    if ((int64_t)args.size() == k.coreIdArg) {
+      args.push_back(tgrt_arg_int(0));
+      continue;
+    }
+    auto it = st.varValues.find(name);
+    args.push_back(tgrt_arg_int(it != st.varValues.end() ? it->second : 0));
+  }
+  tgrt_program *prog = nullptr;
+  if (tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog) != TGRT_OK)
+    return fail("loading the kernel");
+  std::vector<double> tms;
+  for (unsigned i = 0; i < count; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (tgrt_program_launch(prog, args.data(), args.size(), k.coreIdArg, k.threads) != TGRT_OK) {
+      llvm::Error e = fail("launch");
+      tgrt_program_free(prog);
+      return std::move(e);
+    }
+    tms.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (earlyStop < *std::min_element(tms.begin(), tms.end()))
+      break;
+  }
+  tgrt_program_free(prog);
+  return tms;
+}
+
+class CPURunner : public beam::CandidateRunner {
+public:
+  CPURunner(Value root, const exec::CPUBeamOptions &o, std::map<int64_t, size_t> itemBytes,
+            std::map<std::string, int64_t> varValues)
+      : root(root), o(o), compiler(root.getContext()),
+        worker([this](const std::string &req) -> llvm::Expected<std::string> {
+          // in the timing child: its own copy of `timing`
+          TimedKernel k;
+          double earlyStop = 0;
+          unsigned count = 0;
+          if (!decodeRequest(req, k, earlyStop, count))
+            return err("a malformed timing request");
+          auto tms = timeKernel(timing, k, earlyStop, count);
+          if (!tms)
+            return tms.takeError();
+          std::string s;
+          for (double t : *tms)
+            s += llvm::formatv("{0:e17} ", t).str();
+          return s;
+        }) {
+    timing.itemBytes = std::move(itemBytes);
+    timing.varValues = std::move(varValues);
+  }
+
+  llvm::Expected<beam::CompiledCandidate> compile(llvm::ArrayRef<Opt> opts) override {
+    std::string diag;
+    ScopedDiagnosticHandler handler(root.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        diag += (diag.empty() ? "" : "; ") + d.str();
+      return success();
+    });
+    CPUCompileOptions co;
+    co.maxThreads = o.maxThreads;
+    co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
+    auto t0 = std::chrono::steady_clock::now();
+    FailureOr<CPUKernel> k = compiler.compile(root, co);
+    if (failed(k))
+      return err(diag.empty() ? "the compile failed" : diag);
+    beam::CompiledCandidate c;
+    c.compileS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    c.lib = sha256Hex(k->object);
+    c.ops = k->uops.ops.value;
+    c.uops = k->signature.linearLanes.size();
+    c.handle = kernels.size();
+    const KernelSignature &sig = k->signature;
+    kernels.push_back(TimedKernel{sig.name, std::move(k->object), sig.globals, sig.bufferElems, sig.vars,
+                                  sig.coreIdArg, sig.threads});
+    optsOf.emplace_back(opts.begin(), opts.end());
+    return c;
+  }
+
+  llvm::Expected<std::vector<double>> time(const beam::CompiledCandidate &c, double earlyStop,
+                                           unsigned count) override {
+    if (o.timer) {
+      std::vector<double> tms;
+      for (unsigned i = 0; i < count; ++i) {
+        llvm::Expected<double> t = o.timer(optsOf[c.handle]);
+        if (!t)
+          return t.takeError();
+        tms.push_back(*t);
+        if (earlyStop < *std::min_element(tms.begin(), tms.end()))
+          break;
+      }
+      return tms;
+    }
+    const TimedKernel &k = kernels[c.handle];
+    if (!o.isolate)
+      return timeKernel(timing, k, earlyStop, count);
+    llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), o.runTimeoutS);
+    if (!out)
+      return out.takeError();
+    std::vector<double> tms;
+    std::istringstream is(*out);
+    for (double t; is >> t;)
+      tms.push_back(t);
+    return tms;
+  }
+
+private:
+  Value root;
+  const exec::CPUBeamOptions &o;
+  CPUCompiler compiler;
+  /// The in-process timer's state (isolate off); the child's copy is the
+  /// one the worker uses.
+  TimingState timing;
+  exec::IsolatedWorker worker;
+  std::vector<TimedKernel> kernels;
+  std::vector<std::vector<Opt>> optsOf;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The search
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CPUBeamOptions &opts) {
+  Operation *sinkOp = root.getDefiningOp();
+  if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
+    return err("a kernel AST is rooted at a SINK");
+  auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
+  if (!info)
+    return err("a kernel SINK carries #tg.kernel_info");
+  if (opts.amt < 1)
+    return err("the beam width is at least 1");
+  CPUBeamOutcome out;
+  // apply_opts: a tagged AST and one that names its opts are not searched.
+  if (sinkOp->hasAttr("tg.tag"))
+    return out;
+  if (info.getOptsToApply()) {
+    for (Attribute a : info.getOptsToApply()) {
+      auto oa = dyn_cast<tg::OptAttr>(a);
+      if (!oa)
+        return err("opts_to_apply holds a non-Opt");
+      auto arg = dyn_cast_or_null<IntegerAttr>(oa.getArg());
+      out.opts.push_back(Opt{oa.getOp(), oa.getAxis(), arg ? arg.getInt() : 0});
+    }
+    return out;
+  }
+
+  unsigned threads = opts.maxThreads ? opts.maxThreads : hostThreads();
+  TargetDescription target = TargetDescription::host(threads);
+  std::string keyText = cacheKeyText(sinkOp, opts, target, threads);
+  out.cacheKey = sha256Hex(keyText);
+  std::string dir = beamCacheDir(opts);
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, out.cacheKey + ".json");
+  if (!opts.ignoreCache)
+    if (auto hit = cacheGet(std::string(path), keyText)) {
+      out.opts = std::move(*hit);
+      out.cached = true;
+      return out;
+    }
+
+  // The Scheduler the search starts from: the kernel as apply_opts sees it.
+  sym::Context ctx(root.getContext());
+  sym::UOpRef kernel = sym::Importer(ctx).import(root);
+  if (!kernel)
+    return err("cannot import the kernel AST");
+  std::string why;
+  codegen::RewriteOptions ro{info, target, opt::OptMode::Ours};
+  ro.stopBeforeOpts = true;
+  std::string diag;
+  sym::UOpRef prepared;
+  {
+    ScopedDiagnosticHandler handler(root.getContext(), [&](Diagnostic &d) {
+      diag += (diag.empty() ? "" : "; ") + d.str();
+      return success();
+    });
+    prepared = codegen::fullRewriteToSink(ctx, kernel, ro, nullptr, why);
+  }
+  if (!prepared)
+    return err("preparing the kernel for the search: " + why + (diag.empty() ? "" : " (" + diag + ")"));
+  opt::Scheduler start(ctx, prepared, target);
+  start.convertLoopToGlobal();
+
+  // Buffer sizes by slot (elements come with each compiled kernel) and
+  // variable values, as args_from_ast.
+  std::map<int64_t, size_t> itemBytes;
+  std::map<std::string, int64_t> varValues;
+  opt::forEachNode(prepared, [&](sym::UOpRef u) {
+    if (u->op != sym::Op::PARAM)
+      return true;
+    const sym::ParamInfo &p = u->param();
+    if (p.isALU) {
+      if (p.vminVmax && p.vminVmax->first.kind == Scalar::Int && p.vminVmax->second.kind == Scalar::Int)
+        varValues[p.name.str()] = (int64_t)((p.vminVmax->first.i + p.vminVmax->second.i) / 2);
+    } else if (p.slot >= 0) {
+      int sz = getInfo(u->dtype).itemsize;
+      itemBytes[p.slot] = sz > 0 ? (size_t)sz : 8;
+    }
+    return true;
+  });
+
+  beam::SearchOptions so = opts.search ? *opts.search : beam::SearchOptions::fromEnv(opts.amt);
+  so.amt = opts.amt;
+  CPUBeamOptions ro2 = opts;
+  // TINYGRAD_MLIR_BEAM_ISOLATE=0: time in this process (faster; a faulting
+  // candidate then takes the process down).
+  if (const char *iso = std::getenv("TINYGRAD_MLIR_BEAM_ISOLATE"); iso && llvm::StringRef(iso) == "0")
+    ro2.isolate = false;
+  CPURunner runner(root, ro2, itemBytes, varValues);
+  out.search = beam::beamSearch(start, runner, so);
+  out.searched = true;
+  out.opts = out.search.opts;
+  if (!opts.ignoreCache && out.search.timed > 0)
+    cachePut(dir, std::string(path), keyText, out.opts);
+  return out;
+}

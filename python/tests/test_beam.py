@@ -1,0 +1,119 @@
+"""BEAM search from Python: capi.Module.beam_search (tgc_beam_search) with a Python timer, and BEAM=N
+through the tinygrad hook (our search and its disk cache; TINYGRAD_MLIR_BEAM=tinygrad for tinygrad's
+own search driving our compiler). The hook tests need TINYGRAD_SRC, as test_tinygrad_real's."""
+import json
+import os
+import tempfile
+import textwrap
+import unittest
+
+from test_capi import capi, read
+from test_tinygrad_real import SKIP, result_of, run_py, SITE, PYDIR, TG
+
+
+def matmul_module(ctx):
+    text = "\n".join(ln for ln in read("matmul_64.json").split("\n") if not ln.startswith("//"))
+    return ctx.import_json(text, graph_path="ast", name="matmul_64")
+
+
+class TestBeamSearchAPI(unittest.TestCase):
+    def setUp(self):
+        try:
+            capi.library()
+        except capi.CAPINotFound as e:
+            self.skipTest(str(e))
+        self.ctx = capi.Context()
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.ctx.close()
+        self.tmp.cleanup()
+
+    def search(self, timer, beam=2, ignore_cache=True):
+        with matmul_module(self.ctx) as m:
+            return m.beam_search(beam, ignore_cache=ignore_cache, cache_dir=self.tmp.name, timer=timer)
+
+    def test_a_python_timer_decides(self):
+        # fastest: UPCAST axis 1 by 4 and nothing more
+        def timer(opts):
+            return 0.1 if opts == [{"op": "UPCAST", "axis": 1, "arg": 4}] else 1.0
+        res = self.search(timer)
+        self.assertTrue(res["searched"])
+        self.assertEqual(res["opts"], [{"op": "UPCAST", "axis": 1, "arg": 4}])
+        self.assertEqual(res["best_s"], 0.1)
+        self.assertEqual(res["opts_repr"], "(Opt(op=OptOps.UPCAST, axis=1, arg=4),)")
+
+    def test_a_raising_timer_fails_that_candidate(self):
+        def timer(opts):
+            if opts == [{"op": "UPCAST", "axis": 1, "arg": 4}]:
+                raise RuntimeError("boom")
+            return 0.2 if opts == [{"op": "UPCAST", "axis": 0, "arg": 4}] else 1.0
+        res = self.search(timer)
+        self.assertEqual(res["opts"], [{"op": "UPCAST", "axis": 0, "arg": 4}])
+        self.assertIn({"opts": [{"op": "UPCAST", "axis": 1, "arg": 4}], "stage": "run",
+                       "error": "the timer failed the candidate"}, res["failures"])
+
+    def test_cache_hit(self):
+        calls = []
+
+        def timer(opts):
+            calls.append(opts)
+            return 1.0 / (1 + len(opts))
+        first = self.search(timer, ignore_cache=False)
+        n = len(calls)
+        second = self.search(timer, ignore_cache=False)
+        self.assertFalse(first["cached"])
+        self.assertTrue(second["cached"])
+        self.assertEqual(len(calls), n)
+        self.assertEqual(first["opts"], second["opts"])
+
+
+BEAM_PROGRAM = textwrap.dedent("""
+    import json
+    import numpy as np
+    from tinygrad import Tensor
+    from tinygrad.helpers import Context
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32)
+    with Context(BEAM=2):
+        c = (Tensor(a) @ Tensor(b)).relu().numpy()
+    print("RESULT " + json.dumps({"ok": bool(np.allclose(c, np.maximum(a @ b, 0), atol=1e-4))}))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestBeamThroughTheHook(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.log = os.path.join(self.tmp.name, "log.txt")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_beam(self, extra=None):
+        env = {"TINYGRAD_MLIR_CACHE_DIR": os.path.join(self.tmp.name, "cache"), "TINYGRAD_MLIR_LOG": self.log,
+               "TINYGRAD_MLIR_TRANSPORT": "capi", "CACHELEVEL": "0" if (extra or {}).get("TINYGRAD_MLIR_BEAM") else "2"}
+        env.update(extra or {})
+        p = run_py(BEAM_PROGRAM, "CPU:MLIR", env, pythonpath=[SITE, PYDIR, TG])
+        self.assertTrue(result_of(p)["ok"], p.stderr[-3000:])
+        with open(self.log, encoding="utf-8") as f:
+            return [ln for ln in f.read().splitlines() if "BEAM=2" in ln]
+
+    def test_our_search_then_the_cache(self):
+        first = self.run_beam()
+        self.assertEqual(len(first), 1, first)
+        self.assertIn("our search (", first[0])
+        self.assertNotIn("cached", first[0])
+        second = self.run_beam()[1:]
+        self.assertEqual(len(second), 1, second)
+        self.assertIn("our search (cached)", second[0])
+        self.assertEqual(first[0].split("-> ")[1], second[0].split("-> ")[1])  # the same opts
+
+    def test_tinygrads_search_drives_our_compiler(self):
+        lines = self.run_beam({"TINYGRAD_MLIR_BEAM": "tinygrad"})
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("tinygrad's beam_search", lines[0])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,202 @@
+//===- BeamTest.cpp - tgc_beam_search: semantics, cache, failures ---------===//
+//
+// The search runs with an injected timer (tgc_beam_options.timer): each
+// candidate still compiles through our pipeline, but its time is a
+// function of its opts, so the search is deterministic and its result is
+// known: the beam width, the early stop, a failing candidate and the cache
+// are checked against what tinygrad's beam_search does with those times.
+//
+//===----------------------------------------------------------------------===//
+#include "TestInputs.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+using tgctest::lastError;
+using tgctest::readInput;
+
+/// "UPCAST:0:4" for each opt of an opts JSON array, in order.
+std::vector<std::string> optKeys(const std::string &json) {
+  std::vector<std::string> out;
+  std::regex entry(R"re(\{[^}]*\})re"), op(R"re("op":"([A-Z_]+)")re"), axis(R"re("axis":(-?\d+|null))re"),
+      arg(R"re("arg":(-?\d+))re");
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), entry); it != std::sregex_iterator(); ++it) {
+    std::string e = it->str();
+    std::smatch mo, ma, mg;
+    std::regex_search(e, mo, op);
+    std::regex_search(e, ma, axis);
+    std::regex_search(e, mg, arg);
+    out.push_back(mo[1].str() + ":" + ma[1].str() + ":" + mg[1].str());
+  }
+  return out;
+}
+
+/// The "opts" array of a tgc_beam_search result (the top-level one: keys
+/// print sorted, so it follows "key"; each failure has its own "opts").
+std::string resultOpts(const std::string &res) {
+  size_t at = res.find("\"opts\":[", res.find("\"key\":"));
+  size_t end = res.find(']', at);
+  return at == std::string::npos ? "" : res.substr(at, end - at + 1);
+}
+
+struct Search {
+  Search() {
+    EXPECT_EQ(tgc_context_create(&ctx), TGC_OK);
+    std::string text = readInput("matmul_64.json");
+    EXPECT_EQ(tgc_module_import_json(ctx, text.data(), text.size(), "matmul_64.json", "ast", &module), TGC_OK)
+        << lastError();
+    char tmpl[] = "/tmp/tgc-beam-XXXXXX";
+    cacheDir = mkdtemp(tmpl);
+  }
+  ~Search() {
+    tgc_module_destroy(module);
+    tgc_context_destroy(ctx);
+    std::string cmd = "rm -rf '" + cacheDir + "'";
+    (void)std::system(cmd.c_str());
+  }
+  /// Runs the search; the result JSON ("" on failure).
+  std::string run(uint32_t beam, bool ignoreCache, tgc_beam_timer timer, void *user) {
+    tgc_beam_options o = TGC_BEAM_OPTIONS_DEFAULT;
+    o.beam = beam;
+    o.ignore_cache = ignoreCache;
+    o.cache_dir = cacheDir.c_str();
+    o.timer = timer;
+    o.user_data = user;
+    char *out = nullptr;
+    EXPECT_EQ(tgc_beam_search(module, &o, &out), TGC_OK) << lastError();
+    std::string s = out ? out : "";
+    tgc_string_free(out);
+    return s;
+  }
+  tgc_context *ctx = nullptr;
+  tgc_module *module = nullptr;
+  std::string cacheDir;
+};
+
+/// Times by opts: the first step UPCAST axis 0 by 4 is the best single opt
+/// (0.5 s; with one more opt 0.4 s), UPCAST axis 1 by 4 the second best
+/// (0.6 s) but the best with one more opt after it (0.1 s); everything
+/// else 1 s. `fail` names an opts list whose candidate fails.
+struct Table {
+  std::string fail;
+  int calls = 0;
+  std::map<std::string, int> seen;
+};
+double tableTimer(const char *optsJSON, void *user) {
+  Table &t = *static_cast<Table *>(user);
+  ++t.calls;
+  std::vector<std::string> k = optKeys(optsJSON);
+  std::string joined;
+  for (auto &s : k)
+    joined += s + ",";
+  ++t.seen[joined];
+  if (!t.fail.empty() && joined == t.fail)
+    return -1;
+  if (k.empty() || k.size() > 2)
+    return 1.0;
+  if (k[0] == "UPCAST:0:4")
+    return k.size() == 1 ? 0.5 : 0.4;
+  if (k[0] == "UPCAST:1:4")
+    return k.size() == 1 ? 0.6 : 0.1;
+  return 1.0;
+}
+
+double jsonNumber(const std::string &res, const char *key) {
+  std::string k = std::string("\"") + key + "\":";
+  size_t at = res.find(k);
+  return at == std::string::npos ? -1 : std::strtod(res.c_str() + at + k.size(), nullptr);
+}
+
+TEST(Beam, WidthOneFollowsTheBestSingleOpt) {
+  Search s;
+  Table t;
+  std::string res = s.run(1, /*ignoreCache=*/true, tableTimer, &t);
+  std::vector<std::string> opts = optKeys(resultOpts(res));
+  ASSERT_EQ(opts.size(), 2u) << res;
+  EXPECT_EQ(opts[0], "UPCAST:0:4");
+  EXPECT_DOUBLE_EQ(jsonNumber(res, "best_s"), 0.4);
+  // Three rounds: one opt, two opts, then no three-opt candidate improves.
+  EXPECT_EQ(jsonNumber(res, "rounds"), 3);
+  EXPECT_NE(res.find("\"searched\":true"), std::string::npos);
+  // _time_program: 3 runs per candidate (no early stop at these times).
+  for (auto &kv : t.seen)
+    EXPECT_EQ(kv.second, 3) << kv.first;
+}
+
+TEST(Beam, WidthTwoKeepsTheRunnerUp) {
+  Search s;
+  Table t;
+  std::string res = s.run(2, true, tableTimer, &t);
+  std::vector<std::string> opts = optKeys(resultOpts(res));
+  ASSERT_EQ(opts.size(), 2u) << res;
+  EXPECT_EQ(opts[0], "UPCAST:1:4");
+  EXPECT_DOUBLE_EQ(jsonNumber(res, "best_s"), 0.1);
+}
+
+TEST(Beam, DeterministicUnderAFixedTimer) {
+  Search s;
+  Table t1, t2;
+  std::string a = s.run(2, true, tableTimer, &t1), b = s.run(2, true, tableTimer, &t2);
+  EXPECT_EQ(resultOpts(a), resultOpts(b));
+  EXPECT_EQ(t1.seen, t2.seen);
+}
+
+TEST(Beam, AFailingCandidateCostsOnlyItself) {
+  Search s;
+  Table t;
+  t.fail = "UPCAST:0:4,";
+  std::string res = s.run(1, true, tableTimer, &t);
+  std::vector<std::string> opts = optKeys(resultOpts(res));
+  ASSERT_EQ(opts.size(), 2u) << res;
+  EXPECT_EQ(opts[0], "UPCAST:1:4");
+  EXPECT_NE(res.find("\"stage\":\"run\""), std::string::npos) << res;
+  EXPECT_NE(res.find("the timer failed the candidate"), std::string::npos) << res;
+}
+
+TEST(Beam, TheSecondSearchIsACacheHit) {
+  Search s;
+  Table first, second, wider;
+  std::string a = s.run(1, false, tableTimer, &first);
+  EXPECT_NE(a.find("\"cached\":false"), std::string::npos) << a;
+  EXPECT_GT(first.calls, 0);
+  std::string b = s.run(1, false, tableTimer, &second);
+  EXPECT_NE(b.find("\"cached\":true"), std::string::npos) << b;
+  EXPECT_EQ(second.calls, 0);
+  EXPECT_EQ(resultOpts(a), resultOpts(b));
+  auto key = [](const std::string &r) { return r.substr(r.find("\"key\":"), 75); };
+  EXPECT_EQ(key(a), key(b));
+  // The width is part of the key.
+  std::string c = s.run(2, false, tableTimer, &wider);
+  EXPECT_NE(c.find("\"cached\":false"), std::string::npos) << c;
+  EXPECT_GT(wider.calls, 0);
+}
+
+TEST(Beam, TimedOnTheRuntime) {
+  Search s;
+  std::string res = s.run(1, true, nullptr, nullptr);
+  EXPECT_NE(res.find("\"searched\":true"), std::string::npos) << res;
+  EXPECT_GT(jsonNumber(res, "timed"), 0) << res;
+  EXPECT_GT(jsonNumber(res, "best_s"), 0) << res;
+}
+
+TEST(Beam, BadOptions) {
+  Search s;
+  tgc_beam_options o = TGC_BEAM_OPTIONS_DEFAULT;
+  o.beam = 0;
+  char *out = nullptr;
+  EXPECT_EQ(tgc_beam_search(s.module, &o, &out), TGC_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("at least 1"), std::string::npos);
+  o = TGC_BEAM_OPTIONS_DEFAULT;
+  o.api_version = 1;
+  EXPECT_EQ(tgc_beam_search(s.module, &o, &out), TGC_INVALID_ARGUMENT);
+  EXPECT_EQ(tgc_beam_search(nullptr, nullptr, &out), TGC_INVALID_ARGUMENT);
+}
+
+} // namespace

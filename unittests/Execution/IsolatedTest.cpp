@@ -1,0 +1,119 @@
+//===- IsolatedTest.cpp - runIsolated: results, faults, time limits -------===//
+//
+// What BEAM search relies on to time a candidate: a fault or a run past the
+// limit is that call's error, and the process calling goes on.
+//
+//===----------------------------------------------------------------------===//
+#include "tinygrad/Execution/Isolated.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+using mlir::tinygrad::exec::runIsolated;
+
+namespace {
+
+std::string errorOf(llvm::Expected<std::string> r) {
+  if (r) {
+    ADD_FAILURE() << "expected an error, got '" << *r << "'";
+    return "";
+  }
+  return llvm::toString(r.takeError());
+}
+
+TEST(Isolated, TheResultComesBack) {
+  llvm::Expected<std::string> r = runIsolated([]() -> llvm::Expected<std::string> { return std::string("1.5e-3 2e-3"); }, 10);
+  ASSERT_TRUE((bool)r) << llvm::toString(r.takeError());
+  EXPECT_EQ(*r, "1.5e-3 2e-3");
+}
+
+TEST(Isolated, TheChildsErrorComesBack) {
+  std::string e = errorOf(runIsolated(
+      []() -> llvm::Expected<std::string> {
+        return llvm::createStringError(llvm::inconvertibleErrorCode(), "launch: bad argument");
+      },
+      10));
+  EXPECT_EQ(e, "launch: bad argument");
+}
+
+TEST(Isolated, AFaultIsAnError) {
+  std::string e = errorOf(runIsolated(
+      []() -> llvm::Expected<std::string> {
+        std::raise(SIGSEGV);
+        return std::string("unreachable");
+      },
+      10));
+  EXPECT_NE(e.find("killed by signal 11"), std::string::npos) << e;
+}
+
+TEST(Isolated, AnAbortIsAnError) {
+  std::string e = errorOf(runIsolated(
+      []() -> llvm::Expected<std::string> {
+        std::abort();
+      },
+      10));
+  EXPECT_NE(e.find("killed by signal 6"), std::string::npos) << e;
+}
+
+TEST(Isolated, ARunPastTheLimitIsKilled) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::string e = errorOf(runIsolated(
+      []() -> llvm::Expected<std::string> {
+        while (true)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      },
+      0.3));
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(e.find("timed out"), std::string::npos) << e;
+  EXPECT_LT(s, 5.0);
+}
+
+TEST(Isolated, TheCallerGoesOnAfterFailures) {
+  for (int i = 0; i < 3; ++i)
+    (void)errorOf(runIsolated([]() -> llvm::Expected<std::string> { std::abort(); }, 10));
+  llvm::Expected<std::string> r = runIsolated([]() -> llvm::Expected<std::string> { return std::string("ok"); }, 10);
+  ASSERT_TRUE((bool)r);
+  EXPECT_EQ(*r, "ok");
+}
+
+using mlir::tinygrad::exec::IsolatedWorker;
+
+TEST(IsolatedWorker, KeepsItsStateAcrossCalls) {
+  int calls = 0; // the child's copy counts
+  IsolatedWorker w([&](const std::string &req) -> llvm::Expected<std::string> {
+    return req + std::to_string(++calls);
+  });
+  for (int i = 1; i <= 3; ++i) {
+    llvm::Expected<std::string> r = w.call("call ", 10);
+    ASSERT_TRUE((bool)r) << llvm::toString(r.takeError());
+    EXPECT_EQ(*r, "call " + std::to_string(i));
+  }
+  EXPECT_EQ(w.starts(), 1u);
+  EXPECT_EQ(calls, 0); // this process's copy never ran
+}
+
+TEST(IsolatedWorker, AFaultOrATimeoutCostsThatCallAndAFreshChild) {
+  int calls = 0;
+  IsolatedWorker w([&](const std::string &req) -> llvm::Expected<std::string> {
+    ++calls;
+    if (req == "fault")
+      std::raise(SIGSEGV);
+    if (req == "hang")
+      while (true)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return std::to_string(calls);
+  });
+  ASSERT_EQ(llvm::cantFail(w.call("a", 10)), "1");
+  ASSERT_EQ(llvm::cantFail(w.call("b", 10)), "2");
+  EXPECT_NE(errorOf(w.call("fault", 10)).find("killed by signal 11"), std::string::npos);
+  EXPECT_EQ(llvm::cantFail(w.call("c", 10)), "1"); // a fresh child, forked from this process
+  EXPECT_NE(errorOf(w.call("hang", 0.3)).find("timed out"), std::string::npos);
+  EXPECT_EQ(llvm::cantFail(w.call("d", 10)), "1");
+  EXPECT_EQ(w.starts(), 3u);
+}
+
+} // namespace
