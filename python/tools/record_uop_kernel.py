@@ -3,8 +3,8 @@
 record_kernel.py records kernels tinygrad's scheduler makes from tensor programs; the kernels here are
 the ones users write themselves (Tensor.custom_kernel, UOp programs): views of buffers indexed in
 several dims, AFTER chains that read back what the kernel stored, REG and LOCAL buffers, barriers,
-buffer views as another dtype, the atomic scatter-add of nn's embedding backward, and multi-device
-kernels whose DEVICE range is the `_device_num` variable. Each AST is built the way tinygrad's own
+buffer views as another dtype, the atomic scatter-add of nn's embedding backward, multi-device
+kernels whose DEVICE range is the `_device_num` variable, and test_wait_loop's do-while loops. Each AST is built the way tinygrad's own
 tests build it, compiled and run by tinygrad's CPU device (DEV=CPU: tinygrad's codegen), and recorded
 with every buffer's values before the launch (`inputs`) and after it (`outputs`: every buffer, so a
 write through an atomic or a view is checked, and so is every buffer the kernel must leave alone).
@@ -184,8 +184,24 @@ def device_range_shard():
         {0: np.zeros(16, np.float32), 1: arange(8, offset=1.0)}, {"_device_num": 1}
 
 
+def _wait_loop_case(kernel, description):
+    # test_wait_loop.py's kernels as tinygrad builds them: bound-less loops (UOp.loop) closed by a
+    # do-while END(body, loop, cond), counting in a REG register; the output starts at 7 (overwritten)
+    from test.backend.test_wait_loop import wait_loop_kernel, nested_loop_kernel, two_loops_kernel, loop_in_loop_kernel
+    fxn = {"wait_loop": wait_loop_kernel, "nested_loop": nested_loop_kernel, "two_loops": two_loops_kernel,
+           "loop_in_loop": loop_in_loop_kernel}[kernel]
+    return fxn(P((1,), 0, dtypes.int)), description, {0: np.array([7], np.int32)}, {}
+
+
+def wait_loop(): return _wait_loop_case("wait_loop", "a do-while counting a REG register to 10")
+def nested_loop(): return _wait_loop_case("nested_loop", "a do-while inside a RANGE, its condition reading the range")
+def two_loops(): return _wait_loop_case("two_loops", "two do-whiles in sequence on one REG register (10, then 25)")
+def loop_in_loop(): return _wait_loop_case("loop_in_loop", "a do-while in a do-while whose condition reloads the register")
+
+
 CASES = {f.__name__: f for f in (uop_matmul, uop_fill, custom_eye, custom_sum, slice_sum, simple_qkv, local_store_barrier, local_stage,
-                                   bitcast_view_load, bitcast_view_store, embedding_bwd_atomic, device_range_shard)}
+                                   bitcast_view_load, bitcast_view_store, embedding_bwd_atomic, device_range_shard,
+                                   wait_loop, nested_loop, two_loops, loop_in_loop)}
 
 
 def main():

@@ -67,3 +67,38 @@
 %b = tg.const 3 : si8
 %call = tg.call %fn(%b) : (ui64, si8) -> !tg.void
 %s = tg.sink(%call) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void
+
+// -----
+
+// A bound-less loop (UOp.loop, a void RANGE) is a do-while: closed by an END
+// without a condition it would be tinygrad's `for (;;) { }`, which never
+// ends; named, not compiled.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: RANGE: a bound-less loop RANGE is closed only by an END with a condition (a do-while)
+%c8 = tg.const 8 : !tg.weakint
+%out = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%n = tg.noop  : () -> !tg.void
+%l = tgk.range %n [0] <weak> : !tg.void
+%o = tg.after %out deps(%l : !tg.void) : tensor<8xf32, #tg.addrspace<global>>
+%c0 = tg.const 0 : !tg.weakint
+%ox = tgk.index %o[%c0] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%v = tg.const 2.0 : f32
+%st = tgk.store %v, %ox : f32, tensor<f32, #tg.addrspace<global>>
+%e = tgk.end %st, %l : !tg.void, !tg.void
+%s = tg.sink(%e) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void
+
+// -----
+
+// An END with a condition over a bounded RANGE (tinygrad's C: a for loop
+// with a conditional break) is not lowered: named, not compiled as a plain
+// loop that ignores the condition.
+// CHECK: error: tg-lower-kernel: cannot lower kernel: END: an END with a condition closes a bound-less loop (UOp.loop) it opens
+%c8 = tg.const 8 : !tg.weakint
+%out = tg.param <slot = 0, dtype = f32, device = "CPU"> shape(%c8 : !tg.weakint)
+%i = tgk.range %c8 [0] <loop> : !tg.weakint
+%ox = tgk.index %out[%i] : tensor<8xf32, #tg.addrspace<global>>, !tg.weakint
+%v = tg.const 2.0 : f32
+%st = tgk.store %v, %ox : f32, tensor<f32, #tg.addrspace<global>>
+%c3 = tg.const 3 : !tg.weakint
+%c = tg.cmplt %i, %c3 : !tg.weakint, !tg.weakint
+%e = tgk.end %st, %i, %c : !tg.void, !tg.weakint, i1
+%s = tg.sink(%e) {arg = #tg.kernel_info<name = "bad", axis_types = [], applied_opts = [], opts_to_apply = []>} : !tg.void

@@ -35,14 +35,14 @@ static Type callValueType(MLIRContext *ctx, DType dt) {
   }
 }
 
-Value Emitter::pointerAt(Value buf, Value elem, DType dt) {
-  MLIRContext *ctx = b.getContext();
+Value Emitter::pointerAt(OpBuilder &ob, Value buf, Value elem, DType dt) {
+  MLIRContext *ctx = ob.getContext();
   ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
-  Value bytes = arith::MulIOp::create(b, loc, elem, arith::ConstantIndexOp::create(b, loc, storageBytes(dt)));
-  Value addr = arith::AddIOp::create(b, loc, base, bytes);
-  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), i64);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(ob, loc, buf);
+  Value bytes = arith::MulIOp::create(ob, loc, elem, arith::ConstantIndexOp::create(ob, loc, storageBytes(dt)));
+  Value addr = arith::AddIOp::create(ob, loc, base, bytes);
+  Value i64 = arith::IndexCastOp::create(ob, loc, ob.getI64Type(), addr);
+  return LLVM::IntToPtrOp::create(ob, loc, LLVM::LLVMPointerType::get(ctx), i64);
 }
 
 FailureOr<Value> Emitter::buildCall(UOpRef u, std::optional<unsigned> depth) {
@@ -99,7 +99,7 @@ FailureOr<Value> Emitter::buildCall(UOpRef u, std::optional<unsigned> depth) {
         setInsertionAt(d);
       else
         b.setInsertionPoint(scopes[d].tail);
-      args[i] = pointerAt(a.buf, a.linear ? a.base : a.idx, a.dt);
+      args[i] = pointerAt(b, a.buf, a.linear ? a.base : a.idx, a.dt);
     }
   if (depth)
     setInsertionAt(d);

@@ -4,7 +4,7 @@
 // rendered (PROGRAM's LINEAR) and Estimates counted on them; its tests,
 // counters and BEAM read both. Ours are read off the code we emitted: each
 // node is noted at the MLIR op that completes it, and a walk over the
-// function in op order lists them, each scf.for as RANGE ... END. What
+// function in op order lists them, each loop as RANGE ... END. What
 // tinygrad's lowering makes explicit is spelled its way: a value read from
 // memory is LOAD(INDEX), a REDUCE over loops a REG accumulator (BUFFER,
 // STORE of the identity before the loop, LOAD + ALU + STORE in it, LOAD
@@ -151,7 +151,13 @@ UOpRef Emitter::linearize(ArrayRef<UOpRef> bufs, ArrayRef<UOpRef> vars, SmallVec
           push(r, 1);
           for (Region &body : op.getRegions())
             walk(body);
-          push(ctx.get(K::END, voidT, {items.back(), r}), 1);
+          SmallVector<UOpRef, 3> end{items.back(), r};
+          // A do-while's END(body, RANGE, cond), as tinygrad's C renders it.
+          if (UOpRef c = loopConds.lookup(&op)) {
+            UOpRef x = form(c);
+            end.push_back(x->op == K::INDEX ? form.load(x) : x);
+          }
+          push(ctx.get(K::END, voidT, end), 1);
         } else {
           for (Region &nested : op.getRegions())
             walk(nested);

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 namespace mlir::tinygrad::kernel_emitter {
 
 bool Emitter::Address::contiguous() const {
@@ -48,6 +50,9 @@ static int64_t staticElements(Type t) {
 
 LogicalResult Emitter::memoryOf(UOpRef bufU, Address &a, int64_t &size) {
   a.dt = bufU->dtype;
+  if (UOpRef st = storageOf(bufU); st && st->op == K::PARAM && st->arg.attrs)
+    if (auto pa = dyn_cast_or_null<tg::ParamAttr>(st->arg.attrs.get("arg")))
+      a.isVolatile = pa.getIsVolatile();
   if (isBufferView(bufU)) {
     // A view of a buffer's bytes (tinygrad's `buf.shrink(...).bitcast(dt)`,
     // rendered `(dt*)(buf+off)`): a memref.view of the storage's bytes at
@@ -305,6 +310,28 @@ Value Emitter::toMemory(OpBuilder &ob, Value v, DType dt) {
   return v;
 }
 
+// memref.load has no volatile flag, and LLVM may hoist a plain load out of
+// a loop whose body does not write memory, or delete the loop around it: a
+// spin on a flag another thread sets (test_wait_loop's wait_ext) would never
+// see it change. An llvm.load volatile through the element's address is
+// what tinygrad's LLVM renderer writes (`load volatile`) and its C's
+// `volatile int*` means: LLVM keeps every one, each iteration, in order, and
+// a loop that performs one is not free of side effects.
+Value Emitter::loadElement(OpBuilder &ob, const Address &a, Value at) {
+  if (!a.isVolatile)
+    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{at});
+  return LLVM::LoadOp::create(ob, loc, memoryType(ob.getContext(), a.dt), pointerAt(ob, a.buf, at, a.dt),
+                              storageBytes(a.dt), /*isVolatile=*/true);
+}
+
+void Emitter::storeElement(OpBuilder &ob, const Address &a, Value x, Value at) {
+  if (!a.isVolatile) {
+    memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
+    return;
+  }
+  LLVM::StoreOp::create(ob, loc, x, pointerAt(ob, a.buf, at, a.dt), storageBytes(a.dt), /*isVolatile=*/true);
+}
+
 Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass) {
   Type mt = memoryType(ob.getContext(), a.dt);
   auto vload = [&](Value at, ArrayRef<int64_t> lanes, Value m) -> Value {
@@ -316,16 +343,17 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
   };
   if (a.lanes == 1)
-    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
-  if (a.contiguous())
+    return loadElement(ob, a, a.base ? a.base : a.idx);
+  // A volatile buffer is read lane by lane (the gather below).
+  if (a.contiguous() && !a.isVolatile)
     return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
-  if (!a.segments.empty()) {
+  if (!a.segments.empty() && !a.isVolatile) {
     SmallVector<Value> segs;
     for (ArrayRef<int64_t> seg : a.segments)
       segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
     return pickLanes(ob, concat(ob, segs), a.segPos);
   }
-  if (a.splat() && !mask) {
+  if (a.splat() && !mask && !a.isVolatile) {
     Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
     return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
   }
@@ -338,7 +366,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
-      elems.push_back(memref::LoadOp::create(ob, loc, a.buf, ValueRange{laneAddress(ob, a, l)}));
+      elems.push_back(loadElement(ob, a, laneAddress(ob, a, l)));
       continue;
     }
     if (known == 0) {
@@ -349,9 +377,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     auto ifOp = scf::IfOp::create(ob, loc, TypeRange{mt}, g, /*addThenBlock=*/true,
                                   /*addElseBlock=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
-    scf::YieldOp::create(tb, loc,
-                         memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
-                             .getResult());
+    scf::YieldOp::create(tb, loc, loadElement(tb, a, laneAddress(tb, a, l)));
     OpBuilder fb = ifOp.getElseBodyBuilder();
     scf::YieldOp::create(fb, loc, passLane(fb, l));
     elems.push_back(ifOp.getResult(0));
@@ -419,6 +445,10 @@ Value Emitter::emitAfter(UOpRef u, unsigned depth) {
   // buffer's fill (an END over its own loops) lands before the loops that
   // read it, once per iteration of the loops it depends on.
   for (UOpRef d : u->src.drop_front()) {
+    // `reg.after(loop)`: read in the bound-less loop (depthOf placed it
+    // there), which has no value.
+    if (isBoundless(d))
+      continue;
     if (!isEffect(d)) {
       if (!emitL(d))
         return {};
@@ -516,10 +546,11 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
       vector::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
   };
   if (a.lanes == 1) {
-    memref::StoreOp::create(ob, loc, v, a.buf, ValueRange{a.base ? a.base : a.idx});
+    storeElement(ob, a, v, a.base ? a.base : a.idx);
     return;
   }
-  if (a.contiguous() && streamAlign && !mask) {
+  // A volatile buffer is written lane by lane (the scatter below).
+  if (a.contiguous() && streamAlign && !mask && !a.isVolatile) {
     // Non-temporal stores need their alignment, which only the buffer's
     // address tells: one loop-invariant branch (LLVM unswitches it).
     streamed = true;
@@ -531,9 +562,9 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
     vector::StoreOp::create(eb, loc, v, a.buf, ValueRange{a.base});
     return;
   }
-  if (a.contiguous())
+  if (a.contiguous() && !a.isVolatile)
     return vstore(v, a.base, mask);
-  if (!a.segments.empty() && a.distinct) {
+  if (!a.segments.empty() && a.distinct && !a.isVolatile) {
     for (ArrayRef<int64_t> seg : a.segments)
       vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
     return;
@@ -542,13 +573,13 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
   for (unsigned l = 0; l < a.lanes; ++l) {
     Value x = vector::ExtractOp::create(ob, loc, v, l);
     if (!mask) {
-      memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{laneAddress(ob, a, l)});
+      storeElement(ob, a, x, laneAddress(ob, a, l));
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);
     auto ifOp = scf::IfOp::create(ob, loc, g, /*withElse=*/false);
     OpBuilder ib = ifOp.getThenBodyBuilder();
-    memref::StoreOp::create(ib, loc, x, a.buf, ValueRange{laneAddress(ib, a, l)});
+    storeElement(ib, a, x, laneAddress(ib, a, l));
   }
 }
 

@@ -27,6 +27,10 @@ const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
 }
 
 SmallVector<UOpRef, 4> Emitter::closedRanges(UOpRef u) {
+  // A do-while END closes its loop; its condition is computed in the body
+  // and may read outer ranges, which stay open.
+  if (loopCondition(u))
+    return {u->src[1]};
   // A closer that is an expression (after a range split) closes its RANGEs.
   llvm::SetVector<UOpRef, SmallVector<UOpRef, 4>> out;
   for (UOpRef s : u->src.drop_front()) {
@@ -109,6 +113,10 @@ int Emitter::depthOf(UOpRef u) {
 }
 
 void Emitter::openLoop(UOpRef range, unsigned depth) {
+  if (isBoundless(range)) {
+    fail(range, "a bound-less loop RANGE is closed only by an END with a condition (a do-while)");
+    return;
+  }
   setInsertionAt(depth);
   Value end = emit(range->src[0]);
   if (!end || !isa<IntegerType>(end.getType())) {
@@ -126,6 +134,41 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   b.setInsertionPointToStart(loop.getBody());
   Value iv = arith::IndexCastOp::create(b, loc, ty(range->dtype), loop.getInductionVar());
   memo[range] = {iv, unsigned(scopes.size() - 1), scopes.back().id};
+}
+
+void Emitter::openDoWhile(UOpRef range, unsigned depth) {
+  setInsertionAt(depth);
+  // The body runs first, then the condition decides whether it runs again:
+  // the whole body is the "before" region and the "after" region only
+  // yields. Until closeDoWhile the condition is a placeholder `true`.
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{}, ValueRange{},
+      [&](OpBuilder &ob, Location l, ValueRange) {
+        scf::ConditionOp::create(ob, l, arith::ConstantIntOp::create(ob, l, 1, 1), ValueRange{});
+      },
+      [&](OpBuilder &ob, Location l, ValueRange) { scf::YieldOp::create(ob, l); });
+  loopRanges[loop] = range;
+  Block *body = loop.getBeforeBody();
+  scopes.push_back({range, loop, body, nextScopeId++, body->getTerminator()});
+  // No value: the RANGE only orders what reads `reg.after(loop)` (emitAfter).
+}
+
+LogicalResult Emitter::closeDoWhile(UOpRef range, UOpRef cond) {
+  int s = scopeOf(range);
+  if (s < 0 || !isa<scf::WhileOp>(scopes[s].loop)) {
+    fail(range, "a do-while END's loop is not open here");
+    return failure();
+  }
+  // In the body, after what the END closes (the condition reads it).
+  Value c = emit(cond);
+  if (!c)
+    return failure();
+  auto term = cast<scf::ConditionOp>(scopes[s].tail);
+  Operation *placeholder = term.getCondition().getDefiningOp();
+  term.getConditionMutable().assign(c);
+  placeholder->erase();
+  loopConds[scopes[s].loop] = cond;
+  return success();
 }
 
 Value Emitter::pickLanes(OpBuilder &ob, Value x, ArrayRef<int64_t> idx) {

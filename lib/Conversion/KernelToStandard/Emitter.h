@@ -117,7 +117,9 @@ public:
 private:
   struct Scope {
     UOpRef range;        ///< null for the function body
-    Operation *loop;     ///< the scf.for (null for the function body)
+    /// The scf.for, or the scf.while of a bound-less loop (null for the
+    /// function body).
+    Operation *loop;
     Block *body;
     unsigned id;
     /// Where code goes while this is the innermost scope: before this op
@@ -153,6 +155,9 @@ private:
     /// Lane l's place in the segments laid end to end.
     SmallVector<int64_t> segPos;
     bool distinct = false; ///< no two lanes share an address
+    /// A volatile PARAM (another thread writes it while the kernel runs):
+    /// every lane is its own volatile access (loadElement, storeElement).
+    bool isVolatile = false;
     /// Per lane of a lane-gated access: 1 always in, 0 never, -1 decided
     /// at run time (empty: not known per lane).
     SmallVector<int8_t> laneGates;
@@ -272,6 +277,16 @@ private:
   Value concat(OpBuilder &ob, ArrayRef<Value> parts);
   /// The RANGEs an END or REDUCE closes.
   SmallVector<UOpRef, 4> closedRanges(UOpRef u);
+  /// A bound-less loop (UOp.loop): a void RANGE, no induction variable.
+  static bool isBoundless(UOpRef r) { return r->op == K::RANGE && r->dtype == DType::Void; }
+  /// The condition of a do-while END(body, RANGE, cond): loop again while
+  /// it holds (tinygrad's C: `if (!(cond)) { break; } }`); null otherwise.
+  static UOpRef loopCondition(UOpRef end) {
+    if (end->op != K::END || end->src.size() != 3 || end->src[1]->op != K::RANGE ||
+        end->src[2]->dtype != DType::Bool)
+      return nullptr;
+    return end->src[2];
+  }
   /// Index of the scope of `r`, or -1 if its loop is not open.
   int scopeOf(UOpRef r) const {
     for (unsigned i = 1; i < scopes.size(); ++i)
@@ -293,6 +308,17 @@ private:
   /// Opens RANGE `range` as a loop in scope `depth` (on a bad bound: sets
   /// `error`, opens nothing).
   void openLoop(UOpRef range, unsigned depth);
+  /// Opens bound-less RANGE `range` as a do-while loop in scope `depth`:
+  /// an scf.while whose "before" region is the body, ending in the
+  /// scf.condition closeDoWhile gives the END's condition.
+  void openDoWhile(UOpRef range, unsigned depth);
+  /// Emits `cond` after the body of the open do-while of `range` and makes
+  /// it the loop's condition.
+  LogicalResult closeDoWhile(UOpRef range, UOpRef cond);
+  /// ENDs already emitted, by depth and scope id (as Memo): an inner loop's
+  /// END is both its outer END's body and the dep of an AFTER reading the
+  /// register after it (test_wait_loop's loop_in_loop), and runs once.
+  llvm::DenseMap<UOpRef, std::pair<unsigned, unsigned>> emittedEnds;
   void closeLoop() { scopes.pop_back(); }
   /// Runs `body` with scope `depth` innermost: the loops deeper than it are
   /// hidden (what `body` emits at `depth` goes before them, loops it opens
@@ -318,6 +344,10 @@ private:
   /// Every lane of `a` in the memory type; lanes `mask` clears are not
   /// read and take `pass` (0 if null).
   Value loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass = {});
+  /// One element of `a` at element index `at` (memref.load, or a volatile
+  /// llvm.load for a volatile buffer), and its store.
+  Value loadElement(OpBuilder &ob, const Address &a, Value at);
+  void storeElement(OpBuilder &ob, const Address &a, Value x, Value at);
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   /// Each lane's gate simplified with its lane values substituted.
@@ -368,7 +398,7 @@ private:
   /// call in the innermost scope). Null value for a void call.
   FailureOr<Value> buildCall(UOpRef u, std::optional<unsigned> depth);
   /// The address of element `elem` (index) of `buf` as an !llvm.ptr.
-  Value pointerAt(Value buf, Value elem, DType dt);
+  Value pointerAt(OpBuilder &ob, Value buf, Value elem, DType dt);
   /// A CUSTOM statement of the known forms (EmitCalls.cpp), else a
   /// diagnostic naming its text.
   LogicalResult emitCustom(UOpRef u);
@@ -407,6 +437,8 @@ private:
   };
   llvm::DenseMap<Operation *, SmallVector<Noted, 2>> notes;
   llvm::DenseMap<Operation *, UOpRef> loopRanges;
+  /// A do-while's condition, listed as its END's third source.
+  llvm::DenseMap<Operation *, UOpRef> loopConds;
   /// What a REDUCE's value is in the linear form: its accumulator's LOAD
   /// after the loop, or the last op of a horizontal fold.
   llvm::DenseMap<UOpRef, UOpRef> reduceValues;

@@ -45,21 +45,41 @@ static DType declaredVarDType(UOpRef v) {
 LogicalResult Emitter::emitEffect(UOpRef u) {
   switch (u->op) {
   case K::END: {
+    auto done = emittedEnds.find(u);
+    if (done != emittedEnds.end() && done->second.first < scopes.size() &&
+        scopes[done->second.first].id == done->second.second)
+      return success();
     SmallVector<UOpRef, 4> rs;
     // UPCAST/UNROLL ranges are the store's lanes, not loops.
     for (UOpRef r : closedRanges(u))
       if (scopeOf(r) < 0 && !isLaneRange(r))
         rs.push_back(r);
     llvm::stable_sort(rs, rangeIdsLess);
+    UOpRef cond = loopCondition(u);
+    if (cond && (rs.size() != 1 || !isBoundless(rs[0]))) {
+      fail(u, "an END with a condition closes a bound-less loop (UOp.loop) it opens");
+      return failure();
+    }
     size_t base = scopes.size();
     for (UOpRef r : rs) {
-      openLoop(r, scopes.size() - 1);
+      if (cond)
+        openDoWhile(r, scopes.size() - 1);
+      else
+        openLoop(r, scopes.size() - 1);
       if (!error.empty())
         return failure();
     }
-    LogicalResult res = emitEffect(u->src[0]);
+    // A do-while's body may be a value computed each iteration (a volatile
+    // load its condition tests: test_wait_loop's wait_ext).
+    UOpRef body = u->src[0];
+    bool valueBody = cond && !isEffect(body) && body->op != K::AFTER && body->op != K::NOOP;
+    LogicalResult res = valueBody ? success(emitL(body) != nullptr) : emitEffect(body);
+    if (succeeded(res) && cond)
+      res = closeDoWhile(rs[0], cond);
     while (scopes.size() > base)
       closeLoop();
+    if (succeeded(res))
+      emittedEnds[u] = {unsigned(scopes.size() - 1), scopes.back().id};
     return res;
   }
   case K::STORE:
