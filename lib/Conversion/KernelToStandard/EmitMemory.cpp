@@ -315,18 +315,21 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
                    : arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt)).getResult();
     return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
   };
+  if (gpu() && mask)
+    return gatedLoadsOnGPU(ob, a, mask, pass);
   if (a.lanes == 1)
-    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base ? a.base : a.idx});
-  if (a.contiguous())
+    return loadAt(ob, a.buf, a.base ? a.base : a.idx);
+  // A GPU reads lane by lane (Emitter::gpu).
+  if (a.contiguous() && !gpu())
     return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
-  if (!a.segments.empty()) {
+  if (!a.segments.empty() && !gpu()) {
     SmallVector<Value> segs;
     for (ArrayRef<int64_t> seg : a.segments)
       segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
     return pickLanes(ob, concat(ob, segs), a.segPos);
   }
   if (a.splat() && !mask) {
-    Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
+    Value s = loadAt(ob, a.buf, a.base);
     return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
   }
   // A gather: lane by lane, each gated lane behind its own branch.
@@ -338,7 +341,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
-      elems.push_back(memref::LoadOp::create(ob, loc, a.buf, ValueRange{laneAddress(ob, a, l)}));
+      elems.push_back(loadAt(ob, a.buf, laneAddress(ob, a, l)));
       continue;
     }
     if (known == 0) {
@@ -349,9 +352,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     auto ifOp = scf::IfOp::create(ob, loc, TypeRange{mt}, g, /*addThenBlock=*/true,
                                   /*addElseBlock=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
-    scf::YieldOp::create(tb, loc,
-                         memref::LoadOp::create(tb, loc, a.buf, ValueRange{laneAddress(tb, a, l)})
-                             .getResult());
+    scf::YieldOp::create(tb, loc, loadAt(tb, a.buf, laneAddress(tb, a, l)));
     OpBuilder fb = ifOp.getElseBodyBuilder();
     scf::YieldOp::create(fb, loc, passLane(fb, l));
     elems.push_back(ifOp.getResult(0));
@@ -392,7 +393,7 @@ Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
       return {};
     o = broadcastTo(z, {}, shape);
   }
-  if (!isa<VectorType>(a.gate.getType())) {
+  if (!isa<VectorType>(a.gate.getType()) && !gpu()) {
     // One gate for every lane: one branch around the whole access.
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{o.getType()}, a.gate, true, true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
@@ -451,6 +452,18 @@ Value Emitter::emitLocalBuffer(UOpRef u) {
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
   int64_t n = (int64_t)u->src[0]->vmax().i;
+  if (gpu()) {
+    // A GPU's workgroup memory is shared by the workgroup's threads (a
+    // LOCAL buffer); a REG buffer is each thread's own.
+    if (viewedStorage.count(u))
+      return fail(u, "a LOCAL or REG buffer viewed as another dtype is not lowered for " + target.name);
+    bool local = pa.getAddrspace() == tg::AddrSpace::Local;
+    auto mt = MemRefType::get({n}, et, MemRefLayoutAttrInterface(), local ? workgroupSpace : privateSpace);
+    if (!local)
+      return memref::AllocaOp::create(eb, loc, mt);
+    workgroupBytes += n * (int64_t)storageBytes(u->dtype);
+    return memref::AllocOp::create(eb, loc, mt);
+  }
   if (!viewedStorage.count(u))
     return memref::AllocaOp::create(eb, loc, MemRefType::get({n}, et), ValueRange{}, eb.getI64IntegerAttr(64));
   // Viewed as another dtype too: its bytes, and its own dtype a view of them.
@@ -516,7 +529,7 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
       vector::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
   };
   if (a.lanes == 1) {
-    memref::StoreOp::create(ob, loc, v, a.buf, ValueRange{a.base ? a.base : a.idx});
+    storeAt(ob, v, a.buf, a.base ? a.base : a.idx);
     return;
   }
   if (a.contiguous() && streamAlign && !mask) {
@@ -531,9 +544,9 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
     vector::StoreOp::create(eb, loc, v, a.buf, ValueRange{a.base});
     return;
   }
-  if (a.contiguous())
+  if (a.contiguous() && !gpu())
     return vstore(v, a.base, mask);
-  if (!a.segments.empty() && a.distinct) {
+  if (!a.segments.empty() && a.distinct && !gpu()) {
     for (ArrayRef<int64_t> seg : a.segments)
       vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
     return;
@@ -542,13 +555,13 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
   for (unsigned l = 0; l < a.lanes; ++l) {
     Value x = vector::ExtractOp::create(ob, loc, v, l);
     if (!mask) {
-      memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{laneAddress(ob, a, l)});
+      storeAt(ob, x, a.buf, laneAddress(ob, a, l));
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);
     auto ifOp = scf::IfOp::create(ob, loc, g, /*withElse=*/false);
     OpBuilder ib = ifOp.getThenBodyBuilder();
-    memref::StoreOp::create(ib, loc, x, a.buf, ValueRange{laneAddress(ib, a, l)});
+    storeAt(ib, x, a.buf, laneAddress(ib, a, l));
   }
 }
 
