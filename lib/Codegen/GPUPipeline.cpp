@@ -94,6 +94,11 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   out.codegenMs = msSince(t0);
 
   auto t1 = std::chrono::steady_clock::now();
+  // The conversions' dialects and ConvertToLLVM / LLVM IR translation
+  // interfaces, whatever the caller's context was created with.
+  DialectRegistry registry;
+  registerGPUConversionDependencies(registry);
+  ctx->appendDialectRegistry(registry);
   PassManager pm(ctx, "builtin.module");
   pm.enableVerifier(false);
   if (opts.printIRAfterAll) {

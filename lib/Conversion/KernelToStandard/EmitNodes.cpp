@@ -259,9 +259,10 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::TRUNC: {
     if (!f)
       return v[0];
-    // GLSL.std.450's Trunc has no math.trunc lowering upstream: floor, or
-    // ceil below zero, is the same value (signed zeros and NaN included).
-    if (target.math == MathLowering::SPIRVGLSL) {
+    // math.trunc has no lowering in convert-math-to-spirv nor in
+    // convert-gpu-to-nvvm's libdevice patterns: floor, or ceil below zero,
+    // is the same value (signed zeros and NaN included).
+    if (target.math == MathLowering::SPIRVGLSL || target.math == MathLowering::Libdevice) {
       Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v[0], zeroLike(v[0]));
       return arith::SelectOp::create(b, loc, neg, math::CeilOp::create(b, loc, v[0]),
                                      math::FloorOp::create(b, loc, v[0]));
