@@ -71,11 +71,12 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
         return failure();
     return success();
   case K::BARRIER:
-    // What it waits for: effects (a LOCAL buffer's fill) and, ending a
-    // loop, the reads of LOCAL memory no thread may overwrite before all
-    // threads are done with them.
+    // What it waits for: effects (a LOCAL buffer's fill) run here; the
+    // reads of LOCAL memory a loop's closing barrier lists (no thread may
+    // overwrite them before all threads are done) are values of the body
+    // already emitted in their own loops: they only order.
     for (UOpRef s : u->src)
-      if (isEffect(s) ? failed(emitEffect(s)) : !emitL(s))
+      if (isEffect(s) && failed(emitEffect(s)))
         return failure();
     // A CPU program is one thread of tinygrad's workgroup: a BARRIER orders
     // nothing, the effects it waits for run in order.
