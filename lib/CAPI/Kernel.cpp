@@ -28,6 +28,27 @@ tgc_status tgc::badVersion(const char *fn, uint32_t got) {
                                              ", expected " + std::to_string(TGC_API_VERSION));
 }
 
+/// *options (when given) in o, checked.
+static tgc_status readOptions(const char *fn, const tgc_cpu_options *options, tgc_cpu_options &o) {
+  if (!options)
+    return TGC_OK;
+  if (options->api_version != TGC_API_VERSION)
+    return tgc::badVersion(fn, options->api_version);
+  o = *options;
+  return TGC_OK;
+}
+
+/// The module's kernel SINK, after tinygrad's spec check (the module's
+/// context locked by the caller).
+static tgc_status kernelRoot(const char *fn, tgc_module *module, tgc::DiagnosticCapture &diags, Value &root) {
+  if (failed(tinygrad::verifyKernelAST(*module->module)))
+    return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
+  root = tinygrad::getTinygradRoot(*module->module);
+  if (!root)
+    return tgc::fail(TGC_INVALID_ARGUMENT, std::string(fn) + ": the module is empty (no SINK)");
+  return TGC_OK;
+}
+
 /// The names and dtypes tgc_kernel_info points at, then the handle.
 static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
   for (const std::string &v : out->kernel.signature.vars)
@@ -46,18 +67,13 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_compile_kernel_cpu: module and out_kernel must not be NULL");
     tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
-    if (options) {
-      if (options->api_version != TGC_API_VERSION)
-        return tgc::badVersion("tgc_compile_kernel_cpu", options->api_version);
-      o = *options;
-    }
+    if (tgc_status st = readOptions("tgc_compile_kernel_cpu", options, o))
+      return st;
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
     tgc::DiagnosticCapture diags(module->ctx->mlir);
-    if (failed(tinygrad::verifyKernelAST(*module->module)))
-      return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
-    Value root = tinygrad::getTinygradRoot(*module->module);
-    if (!root)
-      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel_cpu: the module is empty (no SINK)");
+    Value root;
+    if (tgc_status st = kernelRoot("tgc_compile_kernel_cpu", module, diags, root))
+      return st;
 
     tinygrad::CPUCompileOptions opts;
     opts.maxThreads = o.max_threads;
@@ -98,18 +114,13 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
     if (!t->isGPU())
       return tgc_compile_kernel_cpu(module, options, out_kernel);
     tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
-    if (options) {
-      if (options->api_version != TGC_API_VERSION)
-        return tgc::badVersion("tgc_compile_kernel", options->api_version);
-      o = *options;
-    }
+    if (tgc_status st = readOptions("tgc_compile_kernel", options, o))
+      return st;
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
     tgc::DiagnosticCapture diags(module->ctx->mlir);
-    if (failed(tinygrad::verifyKernelAST(*module->module)))
-      return diags.fail(TGC_VERIFY_ERROR, "the module is not a kernel AST tinygrad's spec accepts");
-    Value root = tinygrad::getTinygradRoot(*module->module);
-    if (!root)
-      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel: the module is empty (no SINK)");
+    Value root;
+    if (tgc_status st = kernelRoot("tgc_compile_kernel", module, diags, root))
+      return st;
     tinygrad::GPUCompileOptions opts;
     opts.keepMLIR = o.keep_mlir != 0;
     opts.keepDeviceIR = o.keep_llvm_ir != 0;
