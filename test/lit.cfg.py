@@ -63,9 +63,13 @@ if os.path.exists(os.path.join(rocm_device_libs, "ocml.bc")):
 if any(os.path.exists(os.path.join(d, "libamd_comgr.so.2")) for d in ("/usr/lib/x86_64-linux-gnu", "/opt/rocm/lib")):
     config.available_features.add("comgr")
 # GPUs: a device the runtime opens (tests that run kernels on one say
-# `REQUIRES: cuda-device` / `amd-device`; elsewhere they are unsupported).
+# `REQUIRES: cuda-device` / `amd-device` / `vulkan-device`, which lavapipe
+# from scripts/install-deps.sh provides; elsewhere they are unsupported).
+import shutil
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
 import subprocess
-for name, feature in (("CUDA:0", "cuda-device"), ("AMD:0", "amd-device")):
+for name, feature in (("CUDA:0", "cuda-device"), ("AMD:0", "amd-device"), ("VULKAN", "vulkan-device")):
     try:
         probe = subprocess.run([os.path.join(config.tinygrad_tools_dir, "tgrt-devices"), name],
                                capture_output=True, timeout=60)

@@ -16,7 +16,8 @@
  * each kernel compiled as tgc_compile_kernel_cpu does, run on the runtime's
  * CPU device on buffers the caller fills, outputs read back as dense bytes.
  *
- * Not here yet: targets other than the host CPU.
+ * Kernels also compile for GPU targets (tgc_compile_kernel); programs run
+ * on the CPU only.
  *
  * Conventions
  *  - Every function returns a tgc_status. On anything but TGC_OK,
@@ -197,6 +198,33 @@ typedef struct tgc_cpu_options {
  * The module is not changed. options may be NULL. */
 TGC_API tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
                                           tgc_kernel **out_kernel);
+/* Compiles the kernel AST in module for `target`: "cpu" (exactly
+ * tgc_compile_kernel_cpu), "vulkan" (SPIR-V for the runtime's Vulkan
+ * driver), "cuda:sm_<N>" (a cubin) or "amd:gfx<N>" (an HSACO); the codegen
+ * steps, the gpu.module emission and the target's upstream pipeline
+ * (docs/Design.md, "Targets"). tgc_kernel_object gives the binary and
+ * tgc_kernel_format its format. A GPU kernel's interface:
+ *  - buffers: tgc_kernel_info.globals, in binding / parameter order;
+ *  - scalars: vars with var_dtypes (a 64-bit dtype is 8 bytes, every other
+ *    4); Vulkan: binding num_globals holds them as 32-bit words (8-byte ones
+ *    as two, low first), then one word per buffer, its view's byte offset
+ *    (tgrt_program_desc.offsets_word = 1); cuda/amd: kernel parameters after
+ *    the buffers;
+ *  - launch: global_size workgroups of local_size threads (local_size is
+ *    constant, global_size may depend on vars: value -1 and the expression
+ *    in global_size_expr, or in TGC_TEXT_UOPS's "global_size" as a graph);
+ *  - entry: tgc_kernel_info.name.
+ * options: keep_mlir keeps the emitted gpu.module (TGC_TEXT_MLIR),
+ * keep_llvm_ir the module after the target's pipeline (TGC_TEXT_LLVM_IR:
+ * spirv or llvm+nvvm/rocdl dialect); max_threads and after_pass are CPU
+ * only. An unknown target, or a kernel over the target's threads or
+ * workgroup memory or with a dtype it lacks, is TGC_COMPILE_FAILED naming
+ * the target and the limit. */
+TGC_API tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
+                                      tgc_kernel **out_kernel);
+/* The format of tgc_kernel_object's bytes, as tgrt_program_format:
+ * TGRT_FORMAT_ELF (cpu), _SPIRV, _CUBIN, _PTX or _HSACO. */
+TGC_API tgc_status tgc_kernel_format(const tgc_kernel *kernel, uint32_t *out_format);
 TGC_API tgc_status tgc_kernel_destroy(tgc_kernel *kernel);
 
 /* tinygrad's ProgramInfo for a compiled kernel. Sizes are given both as a
@@ -238,7 +266,8 @@ typedef struct tgc_kernel_info {
 
 /* Fills *out_info; out_info->api_version must be TGC_API_VERSION. */
 TGC_API tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_info);
-/* The ELF object (x86-64 ET_REL), owned by the kernel. */
+/* The binary, owned by the kernel: the ELF object (x86-64 ET_REL) of a CPU
+ * kernel, a GPU kernel's SPIR-V, cubin or HSACO (tgc_kernel_format). */
 TGC_API tgc_status tgc_kernel_object(const tgc_kernel *kernel, const void **out_data,
                                      size_t *out_size);
 
@@ -298,11 +327,15 @@ TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *o
 
 /* ---- running a compiled kernel through tinygrad-rt ---------------------- */
 
-/* tgrt_program_load of the kernel's object and entry symbol. The program is
- * the caller's (tgrt_program_free); it does not reference the kernel. */
+/* tgrt_program_load of the kernel's object and entry symbol (a GPU kernel:
+ * tgrt_program_create with its interface, see tgc_compile_kernel). The
+ * program is the caller's (tgrt_program_free); it does not reference the
+ * kernel. */
 TGC_API tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device,
                                    tgrt_program **out_program);
-/* Launches program (loaded from kernel) and waits for it: buffers[i] is the
+/* Launches program (loaded from a CPU kernel; a GPU kernel is dispatched
+ * with tgrt_program_dispatch, its global_size evaluated by the caller for
+ * its vars, as tinygrad does) and waits for it: buffers[i] is the
  * buffer for globals[i] (num_buffers == num_globals, each at least
  * global_elements[i] elements; the byte size is not checked against the
  * dtype), var_values[j] the value of vars[j] (num_vars values; the entry

@@ -12,6 +12,7 @@
 
 #include "tinygrad-c/tinygrad.h"
 #include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/GPUPipeline.h"
 #include "tinygrad/Execution/TensorProgram.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -42,7 +43,12 @@ struct tgc_module {
 
 // A compiled kernel holds no MLIR objects, so it needs no context.
 struct tgc_kernel {
+  /// A GPU kernel's results are kept in the same fields: object = the
+  /// binary, llvmIR = the module after the target's pipeline, llvmMs = its
+  /// lowering and serialization.
   mlir::tinygrad::CPUKernel kernel;
+  uint32_t format = TGRT_FORMAT_ELF;
+  int64_t globalSize[3] = {1, 1, 1}, localSize[3] = {1, 1, 1};
   std::string globalSizeExpr[3], localSizeExpr[3];
   std::vector<const char *> varNames, varDTypes;
 };

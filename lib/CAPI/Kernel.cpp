@@ -37,6 +37,25 @@ tgc_status tgc::badVersion(const char *fn, uint32_t got) {
                                              ", expected " + std::to_string(TGC_API_VERSION));
 }
 
+/// *options (when given) in o, checked.
+static tgc_status readOptions(const char *fn, const tgc_cpu_options *options, tgc_cpu_options &o) {
+  if (!options)
+    return TGC_OK;
+  if (options->api_version != TGC_API_VERSION)
+    return tgc::badVersion(fn, options->api_version);
+  o = *options;
+  return TGC_OK;
+}
+
+/// The names and dtypes tgc_kernel_info points at, then the handle.
+static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
+  for (const std::string &v : out->kernel.signature.vars)
+    out->varNames.push_back(v.c_str());
+  for (mlir::tinygrad::DType dt : out->kernel.signature.varDTypes)
+    out->varDTypes.push_back(mlir::tinygrad::getName(dt).data());
+  return out.release();
+}
+
 extern "C" {
 
 tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
@@ -46,11 +65,8 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_compile_kernel_cpu: module and out_kernel must not be NULL");
     tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
-    if (options) {
-      if (options->api_version != TGC_API_VERSION)
-        return tgc::badVersion("tgc_compile_kernel_cpu", options->api_version);
-      o = *options;
-    }
+    if (tgc_status st = readOptions("tgc_compile_kernel_cpu", options, o))
+      return st;
     std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
     tgc::DiagnosticCapture diags(module->ctx->mlir);
     Value root;
@@ -74,16 +90,72 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
 
     auto out = std::make_unique<tgc_kernel>();
     out->kernel = std::move(*k);
-    out->globalSizeExpr[0] = std::to_string(out->kernel.signature.threads);
-    for (int i = 1; i < 3; ++i)
-      out->globalSizeExpr[i] = "1";
-    for (int i = 0; i < 3; ++i)
+    out->globalSize[0] = out->kernel.signature.threads;
+    for (int i = 0; i < 3; ++i) {
+      out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
       out->localSizeExpr[i] = "1";
-    for (const std::string &v : out->kernel.signature.vars)
-      out->varNames.push_back(v.c_str());
-    for (mlir::tinygrad::DType dt : out->kernel.signature.varDTypes)
-      out->varDTypes.push_back(mlir::tinygrad::getName(dt).data());
-    *out_kernel = out.release();
+    }
+    *out_kernel = finishKernel(std::move(out));
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
+                              tgc_kernel **out_kernel) {
+  return tgc::apiCall("tgc_compile_kernel", [&] {
+    if (!module || !target || !out_kernel)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel: module, target and out_kernel must not be NULL");
+    std::string why;
+    std::optional<tinygrad::TargetDescription> t = tinygrad::TargetDescription::parse(target, &why);
+    if (!t)
+      return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: " + why);
+    if (!t->isGPU())
+      return tgc_compile_kernel_cpu(module, options, out_kernel);
+    tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
+    if (tgc_status st = readOptions("tgc_compile_kernel", options, o))
+      return st;
+    std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
+    tgc::DiagnosticCapture diags(module->ctx->mlir);
+    Value root;
+    if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_compile_kernel", root); st != TGC_OK)
+      return st;
+    tinygrad::GPUCompileOptions opts;
+    opts.keepMLIR = o.keep_mlir != 0;
+    opts.keepDeviceIR = o.keep_llvm_ir != 0;
+    FailureOr<tinygrad::GPUKernel> k;
+    {
+      // The NVPTX/AMDGPU back ends run in-process too.
+      std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
+      k = tinygrad::compileKernelForGPU(root, *t, opts);
+    }
+    if (failed(k))
+      return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
+    auto out = std::make_unique<tgc_kernel>();
+    out->kernel.signature = std::move(k->signature);
+    out->kernel.uops = std::move(k->uops);
+    out->kernel.object = std::move(k->binary);
+    out->kernel.mlir = std::move(k->mlir);
+    out->kernel.llvmIR = std::move(k->deviceIR);
+    out->kernel.codegenMs = k->codegenMs;
+    out->kernel.llvmMs = k->lowerMs + k->serializeMs;
+    out->format = static_cast<uint32_t>(k->format);
+    for (int i = 0; i < 3; ++i) {
+      const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
+      out->globalSize[i] = g.value.value_or(-1);
+      out->globalSizeExpr[i] = g.expr;
+      out->localSize[i] = out->kernel.signature.localSize[i];
+      out->localSizeExpr[i] = std::to_string(out->localSize[i]);
+    }
+    *out_kernel = finishKernel(std::move(out));
+    return TGC_OK;
+  });
+}
+
+tgc_status tgc_kernel_format(const tgc_kernel *kernel, uint32_t *out_format) {
+  return tgc::apiCall("tgc_kernel_format", [&] {
+    if (!kernel || !out_format)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_format: kernel and out_format must not be NULL");
+    *out_format = kernel->format;
     return TGC_OK;
   });
 }
@@ -108,8 +180,8 @@ tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_in
     info.api_version = TGC_API_VERSION;
     info.name = s.name.c_str();
     for (int i = 0; i < 3; ++i) {
-      info.global_size[i] = i == 0 ? s.threads : 1;
-      info.local_size[i] = 1;
+      info.global_size[i] = kernel->globalSize[i];
+      info.local_size[i] = kernel->localSize[i];
       info.global_size_expr[i] = kernel->globalSizeExpr[i].c_str();
       info.local_size_expr[i] = kernel->localSizeExpr[i].c_str();
     }
@@ -176,9 +248,30 @@ tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device, tgrt_p
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_kernel_load: kernel, device and out_program must not be NULL");
     const std::string &obj = kernel->kernel.object;
+    const tinygrad::KernelSignature &s = kernel->kernel.signature;
     tgrt_program *p = nullptr;
-    if (tgrt_program_load(device, obj.data(), obj.size(), kernel->kernel.signature.name.c_str(), &p) !=
-        TGRT_OK)
+    tgrt_status st;
+    if (kernel->format == TGRT_FORMAT_ELF) {
+      st = tgrt_program_load(device, obj.data(), obj.size(), s.name.c_str(), &p);
+    } else {
+      std::vector<uint8_t> scalarBytes;
+      for (tinygrad::DType d : s.varDTypes)
+        scalarBytes.push_back(tinygrad::getInfo(d).bitsize == 64 ? 8 : 4);
+      tgrt_program_desc d{};
+      d.api_version = TGRT_API_VERSION;
+      d.format = kernel->format;
+      d.binary = obj.data();
+      d.size = obj.size();
+      d.entry_name = s.name.c_str();
+      d.num_buffers = static_cast<uint32_t>(s.globals.size());
+      d.num_scalars = static_cast<uint32_t>(scalarBytes.size());
+      d.scalar_bytes = scalarBytes.data();
+      d.offsets_word = kernel->format == TGRT_FORMAT_SPIRV ? 1 : 0;
+      for (int i = 0; i < 3; ++i)
+        d.local_size[i] = static_cast<uint32_t>(kernel->localSize[i]);
+      st = tgrt_program_create(device, &d, &p);
+    }
+    if (st != TGRT_OK)
       return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_load: ") + tgrt_last_error());
     *out_program = p;
     return TGC_OK;
@@ -192,6 +285,9 @@ tgc_status tgc_kernel_launch(const tgc_kernel *kernel, tgrt_program *program,
     if (!kernel || !program || (!buffers && num_buffers) || (!var_values && num_var_values))
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_kernel_launch: kernel, program, buffers and var_values must not be NULL");
+    if (kernel->format != TGRT_FORMAT_ELF)
+      return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: a GPU kernel is dispatched with "
+                                             "tgrt_program_dispatch (global_size from tgc_kernel_info)");
     const tinygrad::KernelSignature &s = kernel->kernel.signature;
     if (num_buffers != s.globals.size())
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_launch: the kernel takes " +

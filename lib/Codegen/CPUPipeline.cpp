@@ -35,6 +35,16 @@ struct AfterPassHook : PassInstrumentation {
 };
 } // namespace
 
+FailureOr<tg::KernelInfoAttr> mlir::tinygrad::kernelInfoOf(Value root) {
+  Operation *sinkOp = root.getDefiningOp();
+  if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
+    return mlir::emitError(root.getLoc(), "a kernel AST is rooted at a SINK");
+  auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
+  if (!info)
+    return sinkOp->emitError("a kernel SINK carries #tg.kernel_info");
+  return info;
+}
+
 LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
   PassManager pm(module.getContext(), "builtin.module");
   VerifySpecOptions opts;
@@ -64,14 +74,13 @@ FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCo
 FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &opts) {
   assert(root.getContext() == ctx && "a CPUCompiler compiles kernels of its own context");
   auto t0 = std::chrono::steady_clock::now();
+  FailureOr<tg::KernelInfoAttr> info = kernelInfoOf(root);
+  if (failed(info))
+    return failure();
   Operation *sinkOp = root.getDefiningOp();
-  if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
-    return mlir::emitError(root.getLoc(), "a kernel AST is rooted at a SINK");
-  auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
-  if (!info)
-    return sinkOp->emitError("a kernel SINK carries #tg.kernel_info");
+  // BEAM's candidates: the opts to apply instead of the kernel's own.
   if (opts.optsToApply)
-    info = withOptsToApply(info, *opts.optsToApply);
+    info = withOptsToApply(*info, *opts.optsToApply);
 
   sym::Context symCtx(ctx);
   sym::Importer importer(symCtx);
@@ -82,10 +91,10 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   OwningOpRef<ModuleOp> module = ModuleOp::create(sinkOp->getLoc());
   KernelLoweringOptions lowering;
   lowering.maxThreads = opts.maxThreads;
-  lowering.info = info;
+  lowering.info = *info;
   lowering.optMode = opts.optMode;
   FailureOr<KernelSignature> sig =
-      lowerKernelToStandard(*module, kernel, info.getName(), sinkOp->getLoc(), lowering);
+      lowerKernelToStandard(*module, kernel, info->getName(), sinkOp->getLoc(), lowering);
   if (failed(sig))
     return failure();
   CPUKernel out;

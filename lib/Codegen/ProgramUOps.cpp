@@ -79,6 +79,20 @@ FailureOr<codegen::ProgramUOps> codegen::exportProgramUOps(MLIRContext *ctx, Loc
       {"linear", std::move(*linear)},
       {"lanes", std::move(lanes)},
       {"estimates", llvm::json::Object{{"ops", out.ops.json}, {"lds", out.lds.json}, {"mem", out.mem.json}}}};
+  if (sig.gpu) {
+    llvm::json::Array global, local;
+    for (int d = 0; d < 3; ++d) {
+      sym::UOpRef g = sig.globalSize[d];
+      FailureOr<ExportedSint> e = g ? exportSint(ctx, loc, g) : FailureOr<ExportedSint>(ExportedSint{1, "1", 1});
+      if (failed(e))
+        return failure();
+      global.push_back(e->json);
+      out.globalSize[d] = std::move(*e);
+      local.push_back(sig.localSize[d]);
+    }
+    v.getAsObject()->try_emplace("global_size", std::move(global));
+    v.getAsObject()->try_emplace("local_size", std::move(local));
+  }
   llvm::raw_string_ostream(out.json) << v;
   return out;
 }

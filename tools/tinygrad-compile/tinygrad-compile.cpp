@@ -1,16 +1,20 @@
 //===- tinygrad-compile.cpp - kernel AST JSON to an object + ProgramInfo --===//
 //
-//   tinygrad-compile [--graph-path=ast] FILE|-  [-o kernel.o]
+//   tinygrad-compile [--graph-path=ast] [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] FILE|-  [-o kernel.o]
 //
 // The compiler as a process for embedders that cannot link it yet (the
 // tinygrad backend's first transport): reads one kernel AST in the corpus
 // JSON graph format, compiles it through the CPU pipeline and prints one
 // JSON object: the function name, the ELF object (hex), and tinygrad's
 // ProgramInfo fields (globals, outs, ins, vars, global_size, core_id's
-// argument index). Errors are diagnostics on stderr and exit 1.
+// argument index). For a GPU target the binary is the target's (SPIR-V,
+// cubin, HSACO; "format"), "global_size" holds ints or the expressions'
+// graphs and "local_size" the threads per workgroup. Errors are diagnostics
+// on stderr and exit 1.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/GPUPipeline.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
 
@@ -37,6 +41,8 @@ static cl::opt<std::string> graphPath("graph-path", cl::desc("path of the graph 
 static cl::opt<unsigned> maxThreads("max-threads",
                                     cl::desc("cores the thread split may use (tinygrad's global_max; 0: the host's)"),
                                     cl::init(0), cl::cat(compileCategory));
+static cl::opt<std::string> targetName("target", cl::desc("cpu, vulkan, cuda:sm_<N> or amd:gfx<N>"), cl::init("cpu"),
+                                       cl::cat(compileCategory));
 static cl::opt<std::string> objPath("o", cl::desc("also write the object to this file"), cl::init(""), cl::cat(compileCategory));
 
 int main(int argc, char **argv) {
@@ -64,9 +70,33 @@ int main(int argc, char **argv) {
     llvm::errs() << input << ": error: the graph has no root\n";
     return 1;
   }
-  CPUCompileOptions copts;
-  copts.maxThreads = maxThreads;
-  FailureOr<CPUKernel> k = compileKernelForCPU(root, copts);
+  std::string why;
+  std::optional<TargetDescription> target = TargetDescription::parse(targetName, &why);
+  if (!target) {
+    llvm::errs() << input << ": error: " << why << "\n";
+    return 1;
+  }
+  // A GPU kernel in the CPU kernel's fields: the binary as the object, the
+  // target's lowering and serialization as the LLVM time.
+  FailureOr<CPUKernel> k = failure();
+  BinaryFormat format = BinaryFormat::ELF;
+  if (target->isGPU()) {
+    FailureOr<GPUKernel> g = compileKernelForGPU(root, *target);
+    if (failed(g))
+      return 1;
+    CPUKernel c;
+    c.signature = std::move(g->signature);
+    c.uops = std::move(g->uops);
+    c.object = std::move(g->binary);
+    c.codegenMs = g->codegenMs;
+    c.llvmMs = g->lowerMs + g->serializeMs;
+    format = g->format;
+    k = std::move(c);
+  } else {
+    CPUCompileOptions copts;
+    copts.maxThreads = maxThreads;
+    k = compileKernelForCPU(root, copts);
+  }
   if (failed(k))
     return 1;
   if (!objPath.empty()) {
@@ -104,8 +134,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  json::Value globalSize = json::Array{s.threads, 1, 1};
+  if (s.gpu)
+    if (json::Object *u = uops->getAsObject())
+      if (json::Value *g = u->get("global_size"))
+        globalSize = *g;
   llvm::outs() << json::Value(json::Object{
                       {"name", s.name},
+                      {"target", target->name},
+                      {"format", formatName(format)},
+                      {"local_size", json::Array{s.localSize[0], s.localSize[1], s.localSize[2]}},
                       {"object_hex", hex},
                       {"globals", ints(s.globals)},
                       {"outs", ints(s.outs)},
@@ -113,7 +151,7 @@ int main(int argc, char **argv) {
                       {"vars", std::move(vars)},
                       {"var_dtypes", std::move(varDTypes)},
                       {"core_id_arg", s.coreIdArg},
-                      {"global_size", json::Array{s.threads, 1, 1}},
+                      {"global_size", std::move(globalSize)},
                       {"uops", std::move(*uops)},
                       {"codegen_ms", k->codegenMs},
                       {"passes_ms", k->signature.passesMs},

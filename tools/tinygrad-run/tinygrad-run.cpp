@@ -2,9 +2,12 @@
 //
 //   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj] [-o FILE]
 //                [--mlir-print-ir-after-all] [--lowered=K.mlir] [--beam=N [--beam-no-cache]]
+//                [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] [--emit=spirv|ptx|cubin|hsaco|gpu-ir]
 //
-// Compiles the case's `ast` through the CPU pipeline, runs it through the
-// runtime's CPU device on the case's `inputs` (and `var_vals`) and compares
+// Compiles the case's `ast` for the target (the CPU pipeline, or the GPU
+// one: GPUPipeline.h), runs it through the runtime's device for it (CPU,
+// VULKAN; CUDA and AMD targets compile only) on the case's `inputs` (and
+// `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
 // relative or 2 ulp (NaN equals NaN, infinities by sign; bit for bit with
 // --exact-floats). Exit 0 only on a match; bad input is a diagnostic and
@@ -19,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/CPUPipeline.h"
 #include "tinygrad/Execution/BeamCPU.h"
+#include "tinygrad/Codegen/GPUPipeline.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
 #include "tinygrad-rt/runtime.h"
@@ -52,7 +56,8 @@ static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kerne
 static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"), cl::cat(runCategory));
 static cl::opt<bool> exactFloats("exact-floats",
                                  cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"), cl::cat(runCategory));
-static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj"),
+static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (CPU); mlir, gpu-ir, "
+                                                     "spirv, ptx, cubin or hsaco (GPU targets)"),
                                      cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string> writeOutputs(
@@ -87,6 +92,10 @@ static cl::opt<std::string> beamCacheDir("beam-cache-dir",
                                          cl::desc("the BEAM cache folder (default: TINYGRAD_MLIR_CACHE_DIR, "
                                                   "else ~/.cache/tinygrad-mlir)"),
                                          cl::value_desc("dir"), cl::init(""), cl::cat(runCategory));
+static cl::opt<std::string> targetName(
+    "target", cl::desc("the target: cpu, vulkan (run on the runtime's Vulkan device), cuda:sm_<N> or amd:gfx<N> "
+                       "(compile only)"),
+    cl::init("cpu"), cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
                                          "(default: once, before translation)"), cl::cat(runCategory));
@@ -153,8 +162,14 @@ int main(int argc, char **argv) {
     opts.optMode = opt::OptMode::None;
   else if (!optsMode.empty())
     die("--opts must be ours, tinygrad or none, not '" + optsMode + "'");
+  std::string whyTarget;
+  std::optional<TargetDescription> target = TargetDescription::parse(targetName, &whyTarget);
+  if (!target)
+    die(whyTarget);
   json::Value beamJSON = nullptr;
   if (beamWidth > 0) {
+    if (target->isGPU())
+      die("--beam times candidates on the CPU; it does not take --target=" + target->name);
     if (!loweredPath.empty())
       die("--beam searches the case's ast; it does not take --lowered");
     exec::CPUBeamOptions bo;
@@ -186,22 +201,58 @@ int main(int argc, char **argv) {
                             {"key", found->cacheKey}, {"failures", std::move(failures)}};
     opts.optsToApply = found->opts;
   }
-  OwningOpRef<ModuleOp> lowered;
-  if (!loweredPath.empty()) {
-    lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
-    if (!lowered)
+  const json::Object *varVals = rec->getObject("var_vals");
+  std::optional<CPUKernel> kernel;
+  std::optional<GPUKernel> gpuKernel;
+  if (target->isGPU()) {
+    if (!loweredPath.empty())
+      die("--lowered runs CPU modules only");
+    GPUCompileOptions g;
+    g.optMode = opts.optMode;
+    g.keepMLIR = emitKind == "mlir";
+    g.keepDeviceIR = emitKind == "gpu-ir";
+    g.ptx = emitKind == "ptx";
+    g.printIRAfterAll = printAfterAll;
+    if (varVals)
+      for (auto &kv : *varVals)
+        if (auto v = kv.second.getAsInteger())
+          g.varValues[kv.first.str()] = *v;
+    FailureOr<GPUKernel> k = compileKernelForGPU(root, *target, g);
+    if (failed(k))
       return 1;
+    gpuKernel = std::move(*k);
+  } else {
+    OwningOpRef<ModuleOp> lowered;
+    if (!loweredPath.empty()) {
+      lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
+      if (!lowered)
+        return 1;
+    }
+    FailureOr<CPUKernel> k = lowered ? compileLoweredForCPU(*lowered) : compileKernelForCPU(root, opts);
+    if (failed(k))
+      return 1;
+    kernel = std::move(*k);
   }
-  FailureOr<CPUKernel> kernel = lowered ? compileLoweredForCPU(*lowered) : compileKernelForCPU(root, opts);
-  if (failed(kernel))
-    return 1;
+  const KernelSignature &sig = gpuKernel ? gpuKernel->signature : kernel->signature;
+  double codegenMs = gpuKernel ? gpuKernel->codegenMs : kernel->codegenMs;
+  // The CPU's LLVM time; a GPU target's lowering and serialization.
+  double backendMs = gpuKernel ? gpuKernel->lowerMs + gpuKernel->serializeMs : kernel->llvmMs;
 
   if (!emitKind.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(outPath, ec, llvm::sys::fs::OF_None);
     if (ec)
       die("cannot open " + outPath + ": " + ec.message());
-    if (emitKind == "mlir")
+    if (gpuKernel) {
+      if (emitKind == "mlir")
+        os << gpuKernel->mlir;
+      else if (emitKind == "gpu-ir")
+        os << gpuKernel->deviceIR;
+      else if (emitKind == formatName(gpuKernel->format))
+        os << gpuKernel->binary;
+      else
+        die("--emit for " + target->name + " takes mlir, gpu-ir or " + formatName(gpuKernel->format));
+    } else if (emitKind == "mlir")
       os << kernel->mlir;
     else if (emitKind == "llvm")
       os << kernel->llvmIR;
@@ -216,13 +267,39 @@ int main(int argc, char **argv) {
       return 0;
   }
 
+  if (gpuKernel && target->kind != TargetKind::Vulkan) {
+    // No CUDA or AMD driver runs here: the binary is the result.
+    llvm::outs() << "COMPILED: " << formatName(gpuKernel->format) << ", " << gpuKernel->binary.size()
+                 << " bytes for " << target->name << ", compile "
+                 << llvm::format("%.2f", codegenMs + backendMs) << " ms\n";
+    return 0;
+  }
+
   // Runtime: device, program, buffers.
   tgrt_device *dev = nullptr;
-  check(tgrt_device_open("CPU", nullptr, &dev), "device");
+  check(tgrt_device_open(gpuKernel ? "VULKAN" : "CPU", nullptr, &dev), "device");
   tgrt_program *prog = nullptr;
-  check(tgrt_program_load(dev, kernel->object.data(), kernel->object.size(),
-                          kernel->signature.name.c_str(), &prog),
-        "loading the kernel object");
+  if (gpuKernel) {
+    std::vector<uint8_t> scalarBytes;
+    for (DType d : sig.varDTypes)
+      scalarBytes.push_back(getInfo(d).bitsize == 64 ? 8 : 4);
+    tgrt_program_desc d{};
+    d.api_version = TGRT_API_VERSION;
+    d.format = (uint32_t)gpuKernel->format;
+    d.binary = gpuKernel->binary.data();
+    d.size = gpuKernel->binary.size();
+    d.entry_name = sig.name.c_str();
+    d.num_buffers = sig.globals.size();
+    d.num_scalars = scalarBytes.size();
+    d.scalar_bytes = scalarBytes.data();
+    d.offsets_word = 1;
+    for (int i = 0; i < 3; ++i)
+      d.local_size[i] = (uint32_t)sig.localSize[i];
+    check(tgrt_program_create(dev, &d, &prog), "creating the program");
+  } else {
+    check(tgrt_program_load(dev, kernel->object.data(), kernel->object.size(), sig.name.c_str(), &prog),
+          "loading the kernel object");
+  }
   double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   const json::Array *params = rec->getArray("params");
@@ -274,20 +351,19 @@ int main(int argc, char **argv) {
 
   // Arguments in the kernel's order: buffers, then variables.
   std::vector<tgrt_arg> args;
-  for (size_t gi = 0; gi < kernel->signature.globals.size(); ++gi) {
-    int64_t slot = kernel->signature.globals[gi];
+  for (size_t gi = 0; gi < sig.globals.size(); ++gi) {
+    int64_t slot = sig.globals[gi];
     auto it = bufs.find(slot);
     if (it == bufs.end())
       die("the kernel takes buffer slot " + std::to_string(slot) + ", which the case does not define");
-    if (gi < kernel->signature.bufferElems.size() && it->second.size < kernel->signature.bufferElems[gi])
+    if (gi < sig.bufferElems.size() && it->second.size < sig.bufferElems[gi])
       die("slot " + std::to_string(slot) + ": the case gives " + std::to_string(it->second.size) +
-          " elements, the kernel's PARAM has " + std::to_string(kernel->signature.bufferElems[gi]));
+          " elements, the kernel's PARAM has " + std::to_string(sig.bufferElems[gi]));
     args.push_back(tgrt_arg_buffer(it->second.buf));
   }
-  const json::Object *varVals = rec->getObject("var_vals");
-  for (size_t i = 0; i < kernel->signature.vars.size(); ++i) {
-    const std::string &name = kernel->signature.vars[i];
-    if ((int64_t)(args.size()) == kernel->signature.coreIdArg) {
+  for (size_t i = 0; i < sig.vars.size(); ++i) {
+    const std::string &name = sig.vars[i];
+    if ((int64_t)(args.size()) == sig.coreIdArg) {
       args.push_back(tgrt_arg_int(0));
       continue;
     }
@@ -297,9 +373,20 @@ int main(int argc, char **argv) {
     args.push_back(tgrt_arg_int(*v));
   }
   auto t1 = std::chrono::steady_clock::now();
-  check(tgrt_program_launch(prog, args.data(), args.size(), kernel->signature.coreIdArg,
-                            kernel->signature.threads),
-        "launch");
+  if (gpuKernel) {
+    tgrt_dispatch d{};
+    d.api_version = TGRT_API_VERSION;
+    d.core_id_arg_index = -1;
+    for (int i = 0; i < 3; ++i) {
+      if (gpuKernel->globalSizeFor[i] < 1 || gpuKernel->globalSizeFor[i] > UINT32_MAX)
+        die("workgroups in dimension " + std::to_string(i) + " are not known for the case's var_vals");
+      d.global_size[i] = (uint32_t)gpuKernel->globalSizeFor[i];
+      d.local_size[i] = (uint32_t)sig.localSize[i];
+    }
+    check(tgrt_program_dispatch(prog, args.data(), args.size(), &d), "dispatch");
+  } else {
+    check(tgrt_program_launch(prog, args.data(), args.size(), sig.coreIdArg, sig.threads), "launch");
+  }
   double runMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
 
   // Compare.
@@ -346,8 +433,8 @@ int main(int argc, char **argv) {
   bool match = bad == 0;
   llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << checked - bad << "/" << checked
                << " values, compile " << llvm::format("%.2f", compileMs) << " ms (codegen "
-               << llvm::format("%.2f", kernel->codegenMs) << ", llvm "
-               << llvm::format("%.2f", kernel->llvmMs) << "), run " << llvm::format("%.3f", runMs)
+               << llvm::format("%.2f", codegenMs) << (gpuKernel ? ", lower " : ", llvm ")
+               << llvm::format("%.2f", backendMs) << "), run " << llvm::format("%.3f", runMs)
                << " ms\n";
   if (!match)
     for (const json::Value &m : mismatches)
@@ -357,13 +444,16 @@ int main(int argc, char **argv) {
                                              {"values", (int64_t)checked},
                                              {"mismatched", (int64_t)bad},
                                              {"compile_ms", compileMs},
-                                             {"codegen_ms", kernel->codegenMs},
-                                             {"passes_ms", kernel->signature.passesMs},
-                                             {"llvm_ms", kernel->llvmMs},
-                                             {"llvm_opt_ms", kernel->llvmOptMs},
-                                             {"llvm_emit_ms", kernel->llvmEmitMs},
+                                             {"target", target->name},
+                                             {"codegen_ms", codegenMs},
+                                             {"passes_ms", sig.passesMs},
+                                             {"llvm_ms", kernel ? kernel->llvmMs : 0.0},
+                                             {"llvm_opt_ms", kernel ? kernel->llvmOptMs : 0.0},
+                                             {"llvm_emit_ms", kernel ? kernel->llvmEmitMs : 0.0},
+                                             {"lower_ms", gpuKernel ? gpuKernel->lowerMs : 0.0},
+                                             {"serialize_ms", gpuKernel ? gpuKernel->serializeMs : 0.0},
                                              {"run_ms", runMs},
-                                             {"applied_opts", opt::toString(kernel->signature.appliedOpts)},
+                                             {"applied_opts", opt::toString(sig.appliedOpts)},
                                              {"beam", std::move(beamJSON)},
                                              {"mismatches", std::move(mismatches)}})
                  << "\n";

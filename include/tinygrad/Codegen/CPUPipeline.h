@@ -56,6 +56,10 @@ struct CPUKernel {
   double codegenMs = 0, llvmMs = 0, llvmOptMs = 0, llvmEmitMs = 0;
 };
 
+/// The KernelInfo of the kernel SINK `root`, or a located error when it is
+/// no SINK or carries none.
+FailureOr<tg::KernelInfoAttr> kernelInfoOf(Value root);
+
 /// tinygrad's spec_tensor on an imported kernel AST (what codegen accepts).
 LogicalResult verifyKernelAST(ModuleOp module);
 

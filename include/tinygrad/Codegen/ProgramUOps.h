@@ -13,6 +13,7 @@
 
 #include "tinygrad/Conversion/KernelToStandard.h"
 #include "llvm/Support/JSON.h"
+#include <array>
 #include <optional>
 
 namespace mlir::tinygrad::codegen {
@@ -28,8 +29,13 @@ struct ExportedSint {
 
 struct ProgramUOps {
   ExportedSint ops, lds, mem;
+  /// A GPU kernel's launch (KernelSignature::globalSize/localSize):
+  /// workgroups per dimension, ints or expressions of the variables.
+  std::array<ExportedSint, 3> globalSize;
   /// {"applied_opts": [Opt...], "linear": graph of the LINEAR, "lanes": [...],
-  /// "estimates": {"ops", "lds", "mem"}}
+  /// "estimates": {"ops", "lds", "mem"}}, and for a GPU kernel
+  /// "global_size": [3 sints], "local_size": [3 ints] (tinygrad's
+  /// ProgramInfo.global_size / local_size).
   std::string json;
 };
 

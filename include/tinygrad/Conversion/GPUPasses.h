@@ -1,9 +1,10 @@
-//===- GPUPasses.h - the NVVM and ROCDL conversions ----------------*- C++ -*-===//
+//===- GPUPasses.h - the SPIR-V, NVVM and ROCDL conversions --------*- C++ -*-===//
 //
 // A kernel's gpu.module in upstream dialects (scf, arith, math, memref,
-// vector, gpu) goes to the NVVM or ROCDL dialect (plus llvm) through these
-// pipelines, built from upstream's passes; lib/Target/NVVM and
-// lib/Target/ROCDL then serialize the result (PTX, cubin, HSACO).
+// vector, gpu) goes to the SPIR-V dialect, or to NVVM or ROCDL (plus llvm),
+// through these pipelines, built from upstream's passes; lib/Target/SPIRV,
+// lib/Target/NVVM and lib/Target/ROCDL then serialize the result (SPIR-V,
+// PTX, cubin, HSACO).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_CONVERSION_GPUPASSES_H
@@ -55,11 +56,16 @@ void buildGPUToNVVMPipeline(OpPassManager &pm, const GPUToNVVMOptions &options);
 /// gpu.module in upstream dialects -> ROCDL + llvm, with a #rocdl.target.
 void buildGPUToROCDLPipeline(OpPassManager &pm, const GPUToROCDLOptions &options);
 
+/// gpu.module in upstream dialects -> a spirv.module beside it (Vulkan:
+/// Shader capability, the gpu.module's spirv.target_env), ready for
+/// spirv::serialize (GPUToSPIRV/Pipeline.cpp).
+void buildGPUToSPIRVPipeline(OpPassManager &pm);
+
 /// The limits of `target` as tg-gpu-check-limits options.
 GPUCheckLimitsOptions limitsOf(const TargetDescription &target);
 
 /// Registers `tg-gpu-workgroup-attributions`, `tg-gpu-check-limits` and the named pipelines
-/// `tg-gpu-to-nvvm` and `tg-gpu-to-rocdl`.
+/// `tg-gpu-to-nvvm`, `tg-gpu-to-rocdl` and `tg-gpu-to-spirv`.
 void registerGPUConversionPasses();
 /// The dialects and interfaces the pipelines and their serialization need
 /// in a context: gpu, nvvm, rocdl, llvm, the ConvertToLLVM interfaces of the

@@ -44,4 +44,38 @@ def GPUCheckLimits : Pass<"tg-gpu-check-limits", "::mlir::gpu::GPUFuncOp"> {
   ];
 }
 
+def GPUScalarizeVectors : Pass<"tg-gpu-scalarize-vectors", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Every vector value of a kernel as its scalar lanes";
+  let description = [{
+    The kernel emitter gives a node with n lanes one `vector<n x T>` value.
+    SPIR-V for Vulkan has vectors of 2, 3 and 4 lanes only (wider ones need
+    the Vector16 capability and still not 12 or 32 lanes), and a GPU thread
+    computes lanes one after another anyway. This pass rewrites every
+    vector value into its lanes: elementwise arith/math ops one op per
+    lane, `arith.constant` dense vectors, `vector.broadcast`,
+    `vector.from_elements`, `vector.extract`/`insert` at constant
+    positions, `vector.shuffle`, and `scf.if` results and yields. Any other
+    op on a vector (a vector memory access, a reduction) is an error at the
+    op, never left for the conversion to reject or miscompile.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def GPUSignExtendByShifts : Pass<"tg-gpu-sign-extend-by-shifts", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "arith.extsi as a zero extension and two shifts";
+  let description = [{
+    Mesa's lavapipe (22.3, the Vulkan device `make test` runs on) returns
+    wrong values for SPIR-V's OpSConvert from a 32-bit to a 64-bit integer
+    that convert-gpu-to-spirv emits for `arith.extsi`: the corpus kernel
+    gather_dim1 read no element through its sign-extended index (all its
+    gates false), and ran correctly with the same module where only that
+    OpSConvert was an OpUConvert (measured by hand-editing the SPIR-V).
+    This pass writes every `arith.extsi` of an N-bit to an M-bit integer as
+    `(zext(x) << (M-N)) >>s (M-N)`, the same value through ops the device
+    gets right. Part of tg-gpu-to-spirv only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif

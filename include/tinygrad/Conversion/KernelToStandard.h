@@ -14,7 +14,9 @@
 
 #include "tinygrad/Codegen/Opts.h"
 #include "tinygrad/Symbolic/UOp.h"
+#include "tinygrad/Target/TargetDescription.h"
 #include "mlir/IR/BuiltinOps.h"
+#include <array>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,24 @@ struct KernelSignature {
   /// tinygrad's Estimates.from_uops(ignore_indexing=True) on `linear`:
   /// weakint expressions, CONSTs unless a loop runs to a variable.
   sym::UOpRef estOps = nullptr, estLds = nullptr, estMem = nullptr;
+
+  // -- GPU targets (TargetDescription::hasLocal) --
+  bool gpu = false; ///< a gpu.func with the launch below
+  /// The launch: workgroups per dimension (the gidx SPECIALs' sizes, weakint
+  /// expressions of the variables where they depend on them; null for 1) and
+  /// threads per workgroup (the lidx sizes, constants), as tinygrad's
+  /// ProgramInfo.global_size / local_size. Nodes of the kernel's sym::Context.
+  std::array<sym::UOpRef, 3> globalSize = {nullptr, nullptr, nullptr};
+  std::array<int64_t, 3> localSize = {1, 1, 1};
+  /// Vulkan bindings: the 32-bit words of the scalar pack before the view
+  /// offsets (each variable 1 word, 8-byte ones 2).
+  unsigned scalarWords = 0;
 };
 
 struct KernelLoweringOptions {
+  /// The target the kernel is compiled for; null: the host CPU with
+  /// `maxThreads` cores.
+  const TargetDescription *target = nullptr;
   /// Cores the thread split may use (tinygrad's global_max); 0: the host's.
   unsigned maxThreads = 0;
   /// The kernel's KernelInfo (opts_to_apply / applied_opts), may be null.
@@ -62,8 +79,10 @@ struct KernelLoweringOptions {
 /// The host's core count (what maxThreads = 0 means).
 unsigned hostThreads();
 
-/// Emits `kernel` (an interned SINK) as a func.func named `name` at the end
-/// of `module`, after the CPU target's opts (threads) and decompositions.
+/// Emits `kernel` (an interned SINK) after the codegen steps for the target:
+/// on the CPU a func.func named `name` at the end of `module`; on a GPU
+/// target a gpu.module `name`_module holding one gpu.func `name` kernel
+/// (KernelEmitter.cpp: the entry ABI, workgroup and private memory forms).
 /// Fails with a diagnostic at `loc` naming the op it cannot lower.
 FailureOr<KernelSignature> lowerKernelToStandard(ModuleOp module, sym::UOpRef kernel,
                                                  llvm::StringRef name, Location loc,

@@ -14,7 +14,7 @@ namespace mlir::tinygrad {
 #include "tinygrad/Conversion/Passes.h.inc"
 
 /// tg-lower-kernel on a module (what the pass runs).
-LogicalResult lowerKernelsInModule(ModuleOp module, unsigned threads = 0);
+LogicalResult lowerKernelsInModule(ModuleOp module, unsigned threads = 0, llvm::StringRef target = "cpu");
 /// `tg-lower-to-llvm-cpu` and the CPU target's passes.
 void registerConversionPipelines();
 

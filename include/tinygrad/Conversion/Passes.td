@@ -29,10 +29,13 @@ def LowerKernel : Pass<"tg-lower-kernel", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"0",
-           "cores for the core_id thread split (0: the host's)">
+           "cores for the core_id thread split (0: the host's)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "the target: cpu, vulkan, cuda:sm_<N> or amd:gfx<N> (a GPU target gives a gpu.module)">
   ];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::spirv::SPIRVDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::LLVM::LLVMDialect"

@@ -86,6 +86,9 @@ struct TargetDescription {
   std::bitset<static_cast<unsigned>(NativeOp::Count)> nativeOps;
   bool has(DType dt) const { return dtypes.test(static_cast<unsigned>(dt)); }
   bool has(NativeOp op) const { return nativeOps.test(static_cast<unsigned>(op)); }
+  /// math.fma rounds once (false: the device computes it as a multiply and
+  /// an add; lavapipe does, so tinygrad's contracted C is matched in f64).
+  bool fusedFMA = true;
 
   // -- what our heuristics size tiles for --
   unsigned vectorBytes = 32, vectorRegs = 16; ///< CPU vector registers

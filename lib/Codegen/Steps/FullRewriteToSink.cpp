@@ -10,6 +10,7 @@
 
 #include "tinygrad/Codegen/CExpressions.h"
 #include "tinygrad/Codegen/Decompositions.h"
+#include "tinygrad/Codegen/GPU.h"
 #include "tinygrad/Codegen/Simplify.h"
 #include "tinygrad/Schedule/LoadCollapse.h"
 
@@ -62,12 +63,25 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
   });
   step("postopt symbolic", [&](UOpRef s) { return postOptSymbolic(ctx, s); });
   step("add local buffers", [&](UOpRef s) { return addLocalBuffers(ctx, s); });
-  // "add gpudims": the CPU's thread dim is core_id, a DEVICE range the
-  // _device_num variable.
-  step("add gpudims", [&](UOpRef s) -> UOpRef {
-    UOpRef t = opt::lowerThreadRanges(ctx, s);
-    return t ? deviceToVar(ctx, t) : t;
-  });
+  if (opts.target.hasLocal) {
+    // A target with workgroups: "remove reduces"' fix_group_for_reduce
+    // (the emitter removes the other reduces), then "add gpudims": the
+    // GLOBAL/LOCAL ranges become the launch's SPECIAL ids; then the
+    // barriers tinygrad's linearizer adds where LOCAL memory is reused.
+    step("fix group for reduce", [&](UOpRef s) { return gpu::groupForReduce(ctx, s); });
+    step("add gpudims", [&](UOpRef s) -> UOpRef {
+      UOpRef t = gpu::addGPUDims(ctx, s, opts.target);
+      return t ? deviceToVar(ctx, t) : t;
+    });
+    step("implicit barriers", [&](UOpRef s) { return gpu::addImplicitBarriers(ctx, s); });
+  } else {
+    // "add gpudims": the CPU's thread dim is core_id, a DEVICE range the
+    // _device_num variable.
+    step("add gpudims", [&](UOpRef s) -> UOpRef {
+      UOpRef t = opt::lowerThreadRanges(ctx, s);
+      return t ? deviceToVar(ctx, t) : t;
+    });
+  }
   // "early symbolic"'s load/store folding, on the kernel's implicit loads
   step("fold stores of own loads", [&](UOpRef s) { return foldStoresOfOwnLoads(ctx, s); });
   // "add images", bottom up as there.

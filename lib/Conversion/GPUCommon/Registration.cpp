@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -82,13 +83,16 @@ void mlir::tinygrad::registerGPUConversionPasses() {
         options.indexBitwidth = o.indexBitwidth;
         buildGPUToROCDLPipeline(pm, options);
       });
+  PassPipelineRegistration<>("tg-gpu-to-spirv",
+                             "A kernel's gpu.module in upstream dialects to a spirv.module for Vulkan",
+                             [](OpPassManager &pm) { buildGPUToSPIRVPipeline(pm); });
 }
 
 void mlir::tinygrad::registerGPUConversionDependencies(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect, spirv::SPIRVDialect,
+                  ub::UBDialect, vector::VectorDialect>();
   // convert-gpu-to-nvvm/rocdl lower every other dialect through its
   // ConvertToLLVMPatternInterface: without these, arith or memref ops stay.
   arith::registerConvertArithToLLVMInterface(registry);

@@ -165,7 +165,7 @@ UOpRef Emitter::linearize(ArrayRef<UOpRef> bufs, ArrayRef<UOpRef> vars, SmallVec
         pushNoted(&op);
       }
   };
-  walk(fn.getBody());
+  walk(fn.getFunctionBody());
   return ctx.get(K::LINEAR, voidT, items);
 }
 

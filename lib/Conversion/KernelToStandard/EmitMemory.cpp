@@ -319,14 +319,14 @@ Value Emitter::toMemory(OpBuilder &ob, Value v, DType dt) {
 // a loop that performs one is not free of side effects.
 Value Emitter::loadElement(OpBuilder &ob, const Address &a, Value at) {
   if (!a.isVolatile)
-    return memref::LoadOp::create(ob, loc, a.buf, ValueRange{at});
+    return loadAt(ob, a.buf, at);
   return LLVM::LoadOp::create(ob, loc, memoryType(ob.getContext(), a.dt), pointerAt(ob, a.buf, at, a.dt),
                               storageBytes(a.dt), /*isVolatile=*/true);
 }
 
 void Emitter::storeElement(OpBuilder &ob, const Address &a, Value x, Value at) {
   if (!a.isVolatile) {
-    memref::StoreOp::create(ob, loc, x, a.buf, ValueRange{at});
+    storeAt(ob, x, a.buf, at);
     return;
   }
   LLVM::StoreOp::create(ob, loc, x, pointerAt(ob, a.buf, at, a.dt), storageBytes(a.dt), /*isVolatile=*/true);
@@ -342,19 +342,21 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
                    : arith::ConstantOp::create(ob, loc, ob.getZeroAttr(vt)).getResult();
     return vector::MaskedLoadOp::create(ob, loc, vt, a.buf, ValueRange{at}, m, p);
   };
+  if (gpu() && mask)
+    return gatedLoadsOnGPU(ob, a, mask, pass);
   if (a.lanes == 1)
     return loadElement(ob, a, a.base ? a.base : a.idx);
-  // A volatile buffer is read lane by lane (the gather below).
-  if (a.contiguous() && !a.isVolatile)
+  // A volatile buffer, and any on a GPU (Emitter::gpu), is read lane by lane.
+  if (a.contiguous() && !a.isVolatile && !gpu())
     return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
-  if (!a.segments.empty() && !a.isVolatile) {
+  if (!a.segments.empty() && !a.isVolatile && !gpu()) {
     SmallVector<Value> segs;
     for (ArrayRef<int64_t> seg : a.segments)
       segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
     return pickLanes(ob, concat(ob, segs), a.segPos);
   }
   if (a.splat() && !mask && !a.isVolatile) {
-    Value s = memref::LoadOp::create(ob, loc, a.buf, ValueRange{a.base});
+    Value s = loadAt(ob, a.buf, a.base);
     return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
   }
   // A gather: lane by lane, each gated lane behind its own branch.
@@ -418,7 +420,7 @@ Value Emitter::emitLoad(UOpRef u, UOpRef index, UOpRef alt) {
       return {};
     o = broadcastTo(z, {}, shape);
   }
-  if (!isa<VectorType>(a.gate.getType())) {
+  if (!isa<VectorType>(a.gate.getType()) && !gpu()) {
     // One gate for every lane: one branch around the whole access.
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{o.getType()}, a.gate, true, true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
@@ -481,6 +483,18 @@ Value Emitter::emitLocalBuffer(UOpRef u) {
   OpBuilder eb(b.getContext());
   eb.setInsertionPointToStart(entry);
   int64_t n = (int64_t)u->src[0]->vmax().i;
+  if (gpu()) {
+    // A GPU's workgroup memory is shared by the workgroup's threads (a
+    // LOCAL buffer); a REG buffer is each thread's own.
+    if (viewedStorage.count(u))
+      return fail(u, "a LOCAL or REG buffer viewed as another dtype is not lowered for " + target.name);
+    bool local = pa.getAddrspace() == tg::AddrSpace::Local;
+    auto mt = MemRefType::get({n}, et, MemRefLayoutAttrInterface(), local ? workgroupSpace : privateSpace);
+    if (!local)
+      return memref::AllocaOp::create(eb, loc, mt);
+    workgroupBytes += n * (int64_t)storageBytes(u->dtype);
+    return memref::AllocOp::create(eb, loc, mt);
+  }
   if (!viewedStorage.count(u))
     return memref::AllocaOp::create(eb, loc, MemRefType::get({n}, et), ValueRange{}, eb.getI64IntegerAttr(64));
   // Viewed as another dtype too: its bytes, and its own dtype a view of them.
@@ -562,9 +576,9 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
     vector::StoreOp::create(eb, loc, v, a.buf, ValueRange{a.base});
     return;
   }
-  if (a.contiguous() && !a.isVolatile)
+  if (a.contiguous() && !a.isVolatile && !gpu())
     return vstore(v, a.base, mask);
-  if (!a.segments.empty() && a.distinct && !a.isVolatile) {
+  if (!a.segments.empty() && a.distinct && !a.isVolatile && !gpu()) {
     for (ArrayRef<int64_t> seg : a.segments)
       vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
     return;

@@ -256,7 +256,19 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
   case K::LOG2: return math::Log2Op::create(b, loc, v[0]);
   case K::SIN: return math::SinOp::create(b, loc, v[0]);
-  case K::TRUNC: return f ? math::TruncOp::create(b, loc, v[0]).getResult() : v[0];
+  case K::TRUNC: {
+    if (!f)
+      return v[0];
+    // math.trunc has no lowering in convert-math-to-spirv nor in
+    // convert-gpu-to-nvvm's libdevice patterns: floor, or ceil below zero,
+    // is the same value (signed zeros and NaN included).
+    if (target.math == MathLowering::SPIRVGLSL || target.math == MathLowering::Libdevice) {
+      Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v[0], zeroLike(v[0]));
+      return arith::SelectOp::create(b, loc, neg, math::CeilOp::create(b, loc, v[0]),
+                                     math::FloorOp::create(b, loc, v[0]));
+    }
+    return math::TruncOp::create(b, loc, v[0]);
+  }
   case K::RECIPROCAL:
     return arith::DivFOp::create(b, loc, splatLike(v[0], b.getFloatAttr(t, 1.0)), v[0]);
   case K::THREEFRY: {
@@ -498,6 +510,8 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
   }
   case K::BUFFER:
     return emitLocalBuffer(u);
+  case K::SPECIAL:
+    return emitSpecial(u);
   case K::EXPAND:
   case K::RESHAPE: {
     // A scalar given a one-element shape (`Tensor(1).unsqueeze(0)` padded

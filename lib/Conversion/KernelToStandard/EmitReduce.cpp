@@ -291,9 +291,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   // lane (SROA keeps it in registers).
   unsigned nOut = numLanes(outShape);
   Type accT = nOut > 1 ? Type(VectorType::get({(int64_t)nOut}, t)) : t;
-  OpBuilder eb(b.getContext());
-  eb.setInsertionPointToStart(entry);
-  Value acc = memref::AllocaOp::create(eb, loc, MemRefType::get({}, accT));
+  Value acc = accAlloc(t, nOut);
   // tinygrad's accumulator: a REG BUFFER of the output's lanes.
   MLIRContext *mc = b.getContext();
   Type elemT = sc.typeFor(dt), voidT = sc.typeFor(DType::Void);
@@ -324,7 +322,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
                        : Scalar::fromInt(kind == tg::ReduceKind::Add ? 0 : 1);
   if (nOut > 1)
     initV = vector::BroadcastOp::create(b, loc, accT, initV);
-  auto initStore = memref::StoreOp::create(b, loc, initV, acc);
+  Operation *initStore = accStore(initV, acc);
   UOpRef init = sc.get(K::STORE, voidT, {regIndex(reg), sc.cnst(identity, dt)});
   note(initStore, init, nOut);
   // The reduce's own loops open at `depth`, inside whatever is open there.
@@ -339,7 +337,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         b.setInsertionPoint(scopes.back().tail);
         x = prepare(x);
         findDropped();
-        Value cur = memref::LoadOp::create(b, loc, acc);
+        Value cur = accLoad(acc, accT);
         SmallVector<UOpRef, 4> waits{reg, init};
         for (UOpRef r : loops)
           waits.push_back(r);
@@ -378,7 +376,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         }
         if (!lanesFirst)
           cur = endChain(cur);
-        auto update = memref::StoreOp::create(b, loc, foldZeroProduct(cur), acc);
+        Operation *update = accStore(foldZeroProduct(cur), acc);
         UOpRef updated = sc.get(K::STORE, voidT, {regIndex(reg), chain});
         note(update, updated, nOut);
         chain = updated;
@@ -389,7 +387,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     if (!error.empty())
       return Value();
     setInsertionAt(depth);
-    Value result = memref::LoadOp::create(b, loc, acc);
+    Value result = accLoad(acc, accT);
     // The REDUCE's value: the accumulator read after its loops end.
     UOpRef after = regIndex(sc.get(K::AFTER, reg->type, {reg, chain}));
     note(result.getDefiningOp(), after, nOut, /*load=*/true);

@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -105,7 +107,8 @@ inline bool rangeIdsLess(UOpRef a, UOpRef b) {
 
 /// Fuses each single-use product into the sum it is an operand of, as
 /// clang's -ffp-contract=on does in tinygrad's C (ContractLikeClang.cpp).
-void contractLikeClang(func::FuncOp fn);
+/// `fusedFMA`: the target rounds math.fma once (else f32 ones go through f64).
+void contractLikeClang(FunctionOpInterface fn, bool fusedFMA = true);
 
 class Emitter {
 public:
@@ -113,6 +116,14 @@ public:
       : module(module), loc(loc), b(module.getContext()), target(target) {}
 
   FailureOr<KernelSignature> run(UOpRef sink, StringRef name);
+
+private:
+  /// The body (emitEffect of the SINK), the target's finishing touches,
+  /// the linear form and estimates: run()'s part after the entry.
+  FailureOr<KernelSignature> finishKernel(UOpRef sink, ArrayRef<UOpRef> bufs, ArrayRef<UOpRef> vars,
+                                          KernelSignature &sig);
+  /// Small CPU kernels run scalarized (see run()).
+  bool scalarize = false;
 
 private:
   struct Scope {
@@ -168,7 +179,8 @@ private:
   ModuleOp module;
   Location loc;
   OpBuilder b;
-  func::FuncOp fn;
+  /// The kernel: a func.func (CPU) or a gpu.func (GPU targets).
+  FunctionOpInterface fn;
   Block *entry = nullptr;
   SmallVector<Scope> scopes;
   unsigned nextScopeId = 0;
@@ -417,6 +429,44 @@ private:
   Value isAligned(Value buf, unsigned align);
   llvm::DenseMap<std::pair<Value, unsigned>, Value> alignedTests;
   TargetDescription target;
+
+  // ---- GPU targets (KernelEmitter.cpp's GPU entry, EmitGPU.cpp).
+  /// A GPU kernel: every memory access one scalar per lane (vector loads
+  /// of scalar buffers are no logical pointer in SPIR-V, and lanes need not
+  /// be aligned), accumulators and REG buffers in private memory, LOCAL
+  /// buffers in workgroup memory, SPECIALs the launch ids.
+  bool gpu() const { return target.hasLocal; }
+  /// The memory spaces of private (Function) and workgroup memory in the
+  /// target's conversion (null: the default space).
+  Attribute privateSpace, workgroupSpace;
+  /// Vulkan bindings: a buffer argument's element offset inside its
+  /// binding (from the word pack), added to every index into it.
+  llvm::DenseMap<Value, Value> bufOffsets;
+  /// Workgroup memory the kernel's LOCAL buffers take, in bytes.
+  int64_t workgroupBytes = 0;
+  /// Creates the gpu.module and gpu.func with the target's entry ABI for
+  /// `bufs` (memref types `bufTypes`) and `vars`, and maps them to values
+  /// (args); fills the signature's launch fields.
+  LogicalResult buildGPUEntry(StringRef name, ArrayRef<UOpRef> topo, ArrayRef<UOpRef> bufs,
+                              ArrayRef<Type> bufTypes, ArrayRef<UOpRef> vars, KernelSignature &sig);
+  /// After emission: the SPIR-V target environment the types used need.
+  void finishGPUEntry();
+  /// SPECIAL: the workgroup or thread id it names.
+  Value emitSpecial(UOpRef u);
+  /// loadLanes with a mask on a GPU: no branches (an scf.if with results
+  /// becomes a Function variable outside SPIR-V's entry block), each lane
+  /// read at its address where its gate holds and at element 0 (always in
+  /// the buffer) where not, then selected against `pass` (0 if null).
+  Value gatedLoadsOnGPU(OpBuilder &ob, const Address &a, Value mask, Value pass);
+  /// An element of buffer `buf` at `idx` (its view offset added).
+  Value loadAt(OpBuilder &ob, Value buf, Value idx);
+  void storeAt(OpBuilder &ob, Value v, Value buf, Value idx);
+  /// A REDUCE's accumulator of `n` lanes of `t`: a 0-d stack slot of the
+  /// whole value on the CPU; n private scalars on a GPU.
+  Value accAlloc(Type t, unsigned n);
+  Value accLoad(Value acc, Type accT);
+  Operation *accStore(Value v, Value acc);
+
   /// The kernel's buffers exceed the last-level cache.
   bool streaming = false;
   /// A non-temporal store was emitted: the function ends with a fence, as

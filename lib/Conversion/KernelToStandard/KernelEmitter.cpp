@@ -86,12 +86,25 @@ LogicalResult Emitter::emitEffect(UOpRef u) {
     return emitStore(u);
   case K::SINK:
   case K::GROUP:
-  // A CPU program is one thread of tinygrad's workgroup: a BARRIER orders
-  // nothing, the effects it waits for run in order.
-  case K::BARRIER:
     for (UOpRef s : u->src)
       if (failed(emitEffect(s)))
         return failure();
+    return success();
+  case K::BARRIER:
+    // What it waits for: effects (a LOCAL buffer's fill) run here; the
+    // reads of LOCAL memory a loop's closing barrier lists (no thread may
+    // overwrite them before all threads are done) are values of the body
+    // already emitted in their own loops: they only order.
+    for (UOpRef s : u->src)
+      if (isEffect(s) && failed(emitEffect(s)))
+        return failure();
+    // A CPU program is one thread of tinygrad's workgroup: a BARRIER orders
+    // nothing, the effects it waits for run in order.
+    if (gpu()) {
+      b.setInsertionPoint(scopes.back().tail);
+      gpu::BarrierOp::create(b, loc);
+      note(lastInserted(), u, 1);
+    }
     return success();
   case K::NOOP:
     return success();
@@ -238,8 +251,27 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
         sig.threads = (int64_t)mm->second.i + 1;
     }
   }
+  index32 = llvm::all_of(topo, [](UOpRef u) {
+    if (u->dtype != DType::WeakInt)
+      return true;
+    const Scalar &lo = u->vmin(), &hi = u->vmax();
+    return lo.isInt() && hi.isInt() && lo.i >= INT32_MIN && hi.i <= INT32_MAX;
+  });
+  if (gpu()) {
+    streaming = false;
+    for (UOpRef p : bufs)
+      if (viewedStorage.count(p)) {
+        mlir::emitError(loc, "PARAM slot ") << p->param().slot << ": a view of a buffer as another dtype is not lowered for "
+                                            << target.name;
+        return failure();
+      }
+    if (failed(buildGPUEntry(name, topo, bufs, ArrayRef<Type>(argTypes).take_front(bufs.size()), vars, sig)))
+      return failure();
+    return finishKernel(sink, bufs, vars, sig);
+  }
   b.setInsertionPointToEnd(module.getBody());
-  fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  auto cpuFn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  fn = cpuFn;
   // Every buffer is its own argument and never aliases another, as the
   // `restrict` on each pointer of tinygrad's C says.
   for (size_t i = 0; i < bufs.size(); ++i)
@@ -256,12 +288,6 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // LLVM forms none of its own (conv2d_groups: 0.64x tinygrad as a 25-lane
   // accumulator vector LLVM splits into shuffles, 1.07-1.14x scalarized,
   // bit for bit).
-  index32 = llvm::all_of(topo, [](UOpRef u) {
-    if (u->dtype != DType::WeakInt)
-      return true;
-    const Scalar &lo = u->vmin(), &hi = u->vmax();
-    return lo.isInt() && hi.isInt() && lo.i >= INT32_MIN && hi.i <= INT32_MAX;
-  });
   // Nor an elementwise kernel over half-like buffers: scalarized, the loop
   // vectorizer widens its lanes as interleave groups of 16-bit words, all
   // word shuffles on AVX2 (half_arith: 0.8x tinygrad scalarized, 1.1x as
@@ -280,10 +306,10 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     return (u->op == K::CDIV || u->op == K::FLOORDIV || u->op == K::CMOD || u->op == K::FLOORMOD) &&
            u->src[1]->op != K::CONST;
   });
-  bool scalarize = !halfElementwise && small && !varDivide;
+  scalarize = !halfElementwise && small && !varDivide;
   if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
-  entry = fn.addEntryBlock();
+  entry = cpuFn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   scopes.push_back({nullptr, nullptr, entry, nextScopeId++, entry->getTerminator()});
@@ -304,10 +330,27 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
                     : w < aw ? arith::TruncIOp::create(b, loc, vt, a).getResult()
                              : a;
   }
+  return finishKernel(sink, bufs, vars, sig);
+}
+
+FailureOr<KernelSignature> Emitter::finishKernel(UOpRef sink, ArrayRef<UOpRef> bufs, ArrayRef<UOpRef> vars,
+                                                 KernelSignature &sig) {
+  MLIRContext *ctx = module.getContext();
   if (failed(emitEffect(sink))) {
     mlir::emitError(loc, "tg-lower-kernel: cannot lower kernel: ") << error;
-    fn.erase();
+    if (gpu())
+      fn->getParentOp()->erase();
+    else
+      fn.erase();
     return failure();
+  }
+  if (gpu()) {
+    if (target.sharedMaxBytes && workgroupBytes > target.sharedMaxBytes) {
+      mlir::emitError(loc) << "the kernel needs " << workgroupBytes << " bytes of workgroup memory, more than "
+                           << target.name << " allows (" << target.sharedMaxBytes << ")";
+      fn->getParentOp()->erase();
+      return failure();
+    }
   }
   // Nor a kernel whose lane-gated accesses became masked vector loads or
   // stores: the scalarizer leaves those whole, and LLVM rebuilds each mask
@@ -316,7 +359,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   // behind branches, scalarize as tinygrad's C does them (gather_dim1:
   // 0.6-0.88x as vectors, whose lane indices and gates LLVM extracts one
   // by one; 1.02x scalarized).
-  if (scalarize && !fn.walk([](Operation *op) {
+  if (!gpu() && scalarize && !fn.walk([](Operation *op) {
                        return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
                                                                                   : WalkResult::advance();
                      }).wasInterrupted())
@@ -336,7 +379,10 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   sig.estOps = est.ops;
   sig.estLds = est.lds;
   sig.estMem = est.mem;
-  contractLikeClang(fn);
+  contractLikeClang(fn, target.fusedFMA);
+  // After the last op is emitted: the capabilities follow the types used.
+  if (gpu())
+    finishGPUEntry();
   return sig;
 }
 
@@ -359,7 +405,8 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // full_rewrite_to_sink's engine steps (lib/Codegen/Steps), then the
   // emitter gives the result its loops.
   SmallVector<opt::Opt> applied;
-  TargetDescription target = TargetDescription::host(opts.maxThreads ? opts.maxThreads : hostThreads());
+  TargetDescription target =
+      opts.target ? *opts.target : TargetDescription::host(opts.maxThreads ? opts.maxThreads : hostThreads());
   std::string why;
   sym::UOpRef k = codegen::fullRewriteToSink(ctx, kernel, {opts.info, target, opts.optMode}, &applied, why);
   if (!k) {

@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -31,7 +33,13 @@ using namespace mlir::tinygrad;
 
 static Attribute i64Array(Builder &b, ArrayRef<int64_t> v) { return b.getI64ArrayAttr(v); }
 
-LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module, unsigned threads) {
+LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module, unsigned threads, StringRef targetName) {
+  std::string why;
+  std::optional<TargetDescription> target = TargetDescription::parse(targetName, &why);
+  if (!target)
+    return module.emitError("tg-lower-kernel: ") << why;
+  if (!target->isGPU())
+    target = TargetDescription::host(threads ? threads : hostThreads());
   SmallVector<tg::SinkOp> sinks;
   for (Operation &op : module.getBody()->getOperations())
     if (auto s = dyn_cast<tg::SinkOp>(&op))
@@ -52,10 +60,13 @@ LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module, unsigned thr
     ++n;
     KernelLoweringOptions opts;
     opts.maxThreads = threads;
+    opts.target = &*target;
     FailureOr<KernelSignature> sig = lowerKernelToStandard(module, root, name, s.getLoc(), opts);
     if (failed(sig))
       return failure();
-    auto fn = cast<func::FuncOp>(module.getBody()->back());
+    Operation *fn = &module.getBody()->back();
+    if (auto gm = dyn_cast<gpu::GPUModuleOp>(fn))
+      fn = &gm.getBody()->front();
     fn->setAttr("tg.globals", i64Array(b, sig->globals));
     fn->setAttr("tg.outs", i64Array(b, sig->outs));
     fn->setAttr("tg.ins", i64Array(b, sig->ins));
@@ -81,7 +92,7 @@ namespace {
 struct LowerKernel : mlir::tinygrad::impl::LowerKernelBase<LowerKernel> {
   using LowerKernelBase::LowerKernelBase;
   void runOnOperation() override {
-    if (failed(lowerKernelsInModule(getOperation(), threads)))
+    if (failed(lowerKernelsInModule(getOperation(), threads, target)))
       signalPassFailure();
   }
 };

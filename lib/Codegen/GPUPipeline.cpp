@@ -1,0 +1,147 @@
+//===- GPUPipeline.cpp - kernel AST to a GPU binary ------------------------===//
+#include "tinygrad/Codegen/GPUPipeline.h"
+
+#include "tinygrad/Codegen/CPUPipeline.h"
+
+#include "tinygrad/Conversion/GPUPasses.h"
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Ranges.h"
+#include "tinygrad/Symbolic/Rewrite.h"
+#include "tinygrad/Target/NVVM/NVVMTarget.h"
+#include "tinygrad/Target/ROCDL/ROCDLTarget.h"
+#include "tinygrad/Target/SPIRV/SPIRVTarget.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+
+static double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+const char *mlir::tinygrad::formatName(BinaryFormat f) {
+  switch (f) {
+  case BinaryFormat::ELF: return "elf";
+  case BinaryFormat::SPIRV: return "spirv";
+  case BinaryFormat::CUBIN: return "cubin";
+  case BinaryFormat::PTX: return "ptx";
+  case BinaryFormat::HSACO: return "hsaco";
+  }
+  return "?";
+}
+
+/// `x` with the kernel's variables bound to `vals`, if that makes it an
+/// integer constant.
+static int64_t evaluate(sym::Context &ctx, sym::UOpRef x, const std::map<std::string, int64_t> &vals) {
+  if (!x)
+    return 1;
+  llvm::DenseMap<sym::UOpRef, sym::UOpRef> subs;
+  for (sym::UOpRef u : sym::toposort(x))
+    if (u->op == sym::Op::PARAM && u->param().isALU) {
+      auto it = vals.find(u->param().name.str());
+      if (it == vals.end())
+        return -1;
+      subs[u] = ctx.cnst(Scalar::fromInt(it->second), u->dtype);
+    }
+  sym::UOpRef v = sym::simplify(ctx, subs.empty() ? x : sym::substitute(ctx, x, subs));
+  auto i = v->intVal();
+  return i ? (int64_t)*i : -1;
+}
+
+FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const TargetDescription &target,
+                                                        const GPUCompileOptions &opts) {
+  MLIRContext *ctx = root.getContext();
+  auto t0 = std::chrono::steady_clock::now();
+  FailureOr<tg::KernelInfoAttr> info = kernelInfoOf(root);
+  if (failed(info))
+    return failure();
+  Operation *sinkOp = root.getDefiningOp();
+  if (!target.hasLocal)
+    return sinkOp->emitError("compileKernelForGPU: ") << target.name << " is not a GPU target";
+  Location loc = sinkOp->getLoc();
+
+  sym::Context symCtx(ctx);
+  sym::Importer importer(symCtx);
+  sym::UOpRef kernel = importer.import(root);
+  if (!kernel)
+    return failure();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  KernelLoweringOptions lowering;
+  lowering.target = &target;
+  lowering.info = *info;
+  lowering.optMode = opts.optMode;
+  FailureOr<KernelSignature> sig = lowerKernelToStandard(*module, kernel, info->getName(), loc, lowering);
+  if (failed(sig))
+    return failure();
+  GPUKernel out;
+  FailureOr<codegen::ProgramUOps> uops = codegen::exportProgramUOps(ctx, loc, *sig);
+  if (failed(uops))
+    return failure();
+  out.uops = std::move(*uops);
+  for (int d = 0; d < 3; ++d)
+    out.globalSizeFor[d] = evaluate(symCtx, sig->globalSize[d], opts.varValues);
+  out.signature = *sig;
+  // Its nodes belong to symCtx.
+  out.signature.linear = out.signature.estOps = out.signature.estLds = out.signature.estMem = nullptr;
+  out.signature.globalSize = {nullptr, nullptr, nullptr};
+  if (opts.keepMLIR)
+    llvm::raw_string_ostream(out.mlir) << *module;
+  out.codegenMs = msSince(t0);
+
+  auto t1 = std::chrono::steady_clock::now();
+  // The conversions' dialects and ConvertToLLVM / LLVM IR translation
+  // interfaces, whatever the caller's context was created with.
+  DialectRegistry registry;
+  registerGPUConversionDependencies(registry);
+  ctx->appendDialectRegistry(registry);
+  PassManager pm(ctx, "builtin.module");
+  pm.enableVerifier(false);
+  if (opts.printIRAfterAll) {
+    ctx->disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  }
+  switch (target.kind) {
+  case TargetKind::Vulkan:
+    buildGPUToSPIRVPipeline(pm);
+    out.format = BinaryFormat::SPIRV;
+    break;
+  case TargetKind::CUDA:
+    buildGPUToNVVMPipeline(pm, GPUToNVVMOptions::forTarget(target));
+    out.format = opts.ptx ? BinaryFormat::PTX : BinaryFormat::CUBIN;
+    break;
+  case TargetKind::AMD:
+    buildGPUToROCDLPipeline(pm, GPUToROCDLOptions::forTarget(target));
+    out.format = BinaryFormat::HSACO;
+    break;
+  case TargetKind::CPU:
+    return sinkOp->emitError("compileKernelForGPU: the CPU is not a GPU target");
+  }
+  if (failed(pm.run(*module)))
+    return sinkOp->emitError("lowering the kernel for ") << target.name << " failed";
+  if (failed(verify(*module)))
+    return sinkOp->emitError("the lowering for ") << target.name << " produced invalid IR";
+  if (opts.keepDeviceIR)
+    llvm::raw_string_ostream(out.deviceIR) << *module;
+  out.lowerMs = msSince(t1);
+
+  auto t2 = std::chrono::steady_clock::now();
+  FailureOr<std::string> bin = failure();
+  switch (out.format) {
+  case BinaryFormat::SPIRV: bin = spirv_target::serialize(*module); break;
+  case BinaryFormat::PTX: bin = nvvm_target::emitPTX(*module); break;
+  case BinaryFormat::CUBIN: bin = nvvm_target::emitCubin(*module); break;
+  case BinaryFormat::HSACO: bin = rocdl_target::emitHsaco(*module); break;
+  case BinaryFormat::ELF: break;
+  }
+  if (failed(bin))
+    return failure();
+  out.binary = std::move(*bin);
+  out.serializeMs = msSince(t2);
+  return out;
+}
