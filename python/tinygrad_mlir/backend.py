@@ -169,19 +169,28 @@ def check_result(res, kernel="kernel", source="the compiler"):
     for k, t in _RESULT_FIELDS.items():
         if k != "object_hex" and not isinstance(res.get(k), t):
             raise MLIRCompileError(kernel, f"{source} result field {k!r} missing or not {t.__name__}")
-    if not isinstance(res.get("binary"), bytes) or res["binary"][:4] != b"\x7fELF":
+    fmt = res.get("format", "elf")
+    if not isinstance(res.get("binary"), bytes) or not res["binary"]:
+        raise MLIRCompileError(kernel, f"{source} returned no binary")
+    if fmt == "elf" and res["binary"][:4] != b"\x7fELF":
         raise MLIRCompileError(kernel, f"{source} returned an object that is not ELF")
+    if fmt == "spirv" and res["binary"][:4] != b"\x03\x02\x23\x07":
+        raise MLIRCompileError(kernel, f"{source} returned a SPIR-V module without SPIR-V's magic number")
+    if fmt != "elf" and not (isinstance(res.get("local_size"), list) and len(res["local_size"]) == 3):
+        raise MLIRCompileError(kernel, f"{source} returned a {fmt} kernel without a local_size")
     return res
 
 
-def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None, max_threads=0):
-    """Run tinygrad-compile on one AST JSON text; the parsed result or MLIRCompileError.
-    max_threads: the cores the thread split may use (tinygrad's global_max; 0: the host's)."""
+def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None, max_threads=0, target=None):
+    """Run tinygrad-compile on one AST JSON text (for `target`, default the host CPU); the parsed
+    result or MLIRCompileError. max_threads: the cores the thread split may use (tinygrad's
+    global_max; 0: the host's)."""
     compiler = compiler or find_compiler()
     if timeout is None:
         timeout = float(os.environ.get("TINYGRAD_MLIR_TIMEOUT", "600"))
     try:
-        p = subprocess.run([compiler, "-", f"--max-threads={max_threads}"], input=ast_json.encode(),
+        p = subprocess.run([compiler, "-", f"--max-threads={max_threads}"] + (["--target", target] if target else []),
+                           input=ast_json.encode(),
                            capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise MLIRCompileError(kernel, f"tinygrad-compile timed out after {timeout:g}s", ast_json) from None
@@ -209,13 +218,14 @@ def _capi_context():
     return _capi_local.ctx
 
 
-def compile_in_process(ast_json, kernel="kernel", max_threads=0):
+def compile_in_process(ast_json, kernel="kernel", max_threads=0, target=None):
     """The C API transport: the same result as run_compiler, or MLIRCompileError with the
     library's diagnostics."""
     from . import capi
     t0 = time.perf_counter()
     try:
-        with _capi_context().import_json(ast_json, name=kernel) as mod, mod.compile_cpu(max_threads) as k:
+        with _capi_context().import_json(ast_json, name=kernel) as mod, \
+                (mod.compile(target, max_threads) if target else mod.compile_cpu(max_threads)) as k:
             res = k.result()
     except capi.CAPINotFound as e:
         raise MLIRCompileError(kernel, str(e), ast_json) from None
@@ -240,10 +250,11 @@ def save_failure(directory, kernel, ast_json, message):
     return base + ".json"
 
 
-def compile_kernel(ast, compiler=None, via=None, max_threads=0):
+def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None):
     """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel.
     via: "capi" or "subprocess" (default: transport(); a `compiler` path means subprocess).
-    max_threads: the cores the thread split may use (0: the host's)."""
+    max_threads: the cores the thread split may use (0: the host's). target: our target string
+    ("vulkan", "cuda:sm_90", ...); None is the host CPU."""
     topo = _toposort(ast)
     name = kernel_name(ast, topo)
     try:
@@ -253,8 +264,8 @@ def compile_kernel(ast, compiler=None, via=None, max_threads=0):
     label = f"{name} (ast {ast_digest(ast_json)})"
     via = via or ("subprocess" if compiler else transport())
     try:
-        res = compile_in_process(ast_json, label, max_threads) if via == "capi" else \
-            run_compiler(ast_json, label, compiler, max_threads=max_threads)
+        res = compile_in_process(ast_json, label, max_threads, target) if via == "capi" else \
+            run_compiler(ast_json, label, compiler, max_threads=max_threads, target=target)
     except MLIRCompileError as e:
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], name, ast_json, e.detail)
@@ -313,7 +324,9 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
     """The PROGRAM UOp for `ast` compiled to `res` (parse_result's dict).
 
     PROGRAM(SINK(the AST's own srcs, arg=KernelInfo + estimates), LINEAR, SOURCE(source),
-    BINARY(object)) with ProgramInfo(name, global_size, (1,1,1), vars, globals, outs, ins, target).
+    BINARY(object)) with ProgramInfo(name, global_size, local_size, vars, globals, outs, ins, target):
+    local_size (1,1,1) for the CPU, res["local_size"] for a GPU kernel (res["format"] not "elf"),
+    whose global_size counts workgroups.
     The LINEAR, the estimates and the applied opts are the compiler's (res["uops"]): the kernel as
     compiled, in tinygrad's linear form (its buffer PARAMs first, in `globals` order, as tinygrad's to_elf reads
     them), and tinygrad's Estimates counted on it. Their PARAMs are the AST's own; `vars` are the
@@ -368,8 +381,17 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         raise bad(f"core_id_arg {core} is not the core_id argument (vars {res['vars']})")
     if core < 0 and "core_id" in res["vars"]:
         raise bad("core_id is a var but core_id_arg is -1")
-    gs = tuple(int(x) for x in res["global_size"])
-    if len(gs) != 3 or min(gs) < 1 or (core < 0 and gs[0] != 1):
+    gpu = res.get("format", "elf") != "elf"
+    gs, ls = tuple(int(x) for x in res["global_size"]), (1, 1, 1)
+    if gpu:
+        # a GPU kernel: global_size workgroups (ints, or expressions of the variables: from its uops,
+        # below) of local_size threads
+        ls = tuple(int(x) for x in res["local_size"])
+        if len(ls) != 3 or min(ls) < 1:
+            raise bad(f"local_size {res['local_size']}")
+        if core >= 0:
+            raise bad("a GPU kernel with a core_id argument")
+    elif len(gs) != 3 or min(gs) < 1 or (core < 0 and gs[0] != 1):
         raise bad(f"global_size {res['global_size']}")
 
     by_name = {v.arg.name: v for v in vars_}
@@ -384,8 +406,12 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
         compiled = tuple(x if isinstance(x, int) else graph_to_uops(x, api, own_param)
                          for x in (uops["estimates"][k] for k in ("ops", "lds", "mem")))
         applied = tuple(decode_arg(o, api) for o in uops["applied_opts"])
+        if gpu:
+            gs = tuple(x if isinstance(x, int) else graph_to_uops(x, api, own_param) for x in uops["global_size"])
     except (KeyError, TypeError, ValueError) as e:
         raise bad(f"its program UOps cannot be rebuilt: {type(e).__name__}: {e}") from None
+    if gpu and (len(gs) != 3 or any(isinstance(x, int) and x < 1 for x in gs)):
+        raise bad(f"global_size {gs}")
     lin_params = [u for u in linear.src if _is_op(u, "PARAM") and not _is_alu_param(u)]
     if [u.arg.slot for u in lin_params] != list(res["globals"]):
         raise bad(f"the LINEAR's buffers {[u.arg.slot for u in lin_params]} are not globals {res['globals']}")
@@ -396,7 +422,7 @@ def build_program(api, ast, res, target, source=None, estimates=None, name=None)
     # an AST given with applied_opts (BEAM's candidates) gets no more from our apply_opts
     kinfo = dataclasses.replace(ast.arg, estimates=estimates, applied_opts=tuple(ast.arg.applied_opts) + applied)
     sink = api.UOp(api.Ops.SINK, ast.dtype, tuple(ast.src), kinfo, getattr(ast, "tag", None))
-    info = api.ProgramInfo(name, gs, (1, 1, 1), tuple(vars_), tuple(res["globals"]), tuple(res["outs"]),
+    info = api.ProgramInfo(name, gs, ls, tuple(vars_), tuple(res["globals"]), tuple(res["outs"]),
                            tuple(res["ins"]), target)
     src = (sink, linear,
            api.UOp(api.Ops.SOURCE, arg=source if source is not None else f"// {name}"),

@@ -86,6 +86,10 @@ _IR_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.POINTER(ctypes.c_c
                                 ctypes.c_void_p)
 
 
+# tgc_kernel_info.format (tgrt_program_format)
+FORMAT_NAMES = {1: "elf", 2: "spirv", 3: "cubin", 4: "ptx", 5: "hsaco"}
+
+
 class _PassOptions(ctypes.Structure):
     _fields_ = [("api_version", ctypes.c_uint32), ("verify_each", ctypes.c_uint32),
                 ("after_pass", _IR_CALLBACK), ("user_data", ctypes.c_void_p)]
@@ -156,6 +160,8 @@ _SIGNATURES = {
     "tgc_module_export_json": ([_P, _PP], ctypes.c_int),
     "tgc_module_run_pipeline": ([_P, ctypes.c_char_p, ctypes.POINTER(_PassOptions)], ctypes.c_int),
     "tgc_compile_kernel_cpu": ([_P, ctypes.POINTER(_CPUOptions), _PP], ctypes.c_int),
+    "tgc_compile_kernel": ([_P, ctypes.c_char_p, ctypes.POINTER(_CPUOptions), _PP], ctypes.c_int),
+    "tgc_kernel_format": ([_P, ctypes.POINTER(ctypes.c_uint32)], ctypes.c_int),
     "tgc_kernel_destroy": ([_P], ctypes.c_int),
     "tgc_beam_search": ([_P, ctypes.POINTER(_BeamOptions), _PP], ctypes.c_int),
     "tgc_kernel_get_info": ([_P, ctypes.POINTER(_KernelInfo)], ctypes.c_int),
@@ -360,6 +366,18 @@ class Module(_Handle):
         _call("tgc_beam_search", self.handle, ctypes.byref(opts), ctypes.byref(p))
         return json.loads(_take_string(p))
 
+    def compile(self, target="cpu", max_threads=0, keep=()):
+        """Compile this kernel AST for `target` ("cpu", "vulkan", "cuda:sm_90", "amd:gfx942";
+        tgc_compile_kernel) -> Kernel, whose info["format"] names its binary (Kernel.object).
+        keep: as compile_cpu's (the CPU's IR only)."""
+        bad = set(keep) - {"mlir", "llvm", "asm"}
+        if bad:
+            raise ValueError(f"keep takes mlir, llvm, asm; got {sorted(bad)}")
+        opts = _CPUOptions(API_VERSION, max_threads, "mlir" in keep, "llvm" in keep, "asm" in keep, _IR_CALLBACK(), None)
+        h = ctypes.c_void_p()
+        _call("tgc_compile_kernel", self.handle, target.encode(), ctypes.byref(opts), ctypes.byref(h))
+        return Kernel(h.value)
+
     def program(self, max_threads=0, progress=None, after_pass=None):
         """Schedule this tensor graph (a SINK of the tensors to realize), compile every kernel for
         the host CPU and load it -> TensorProgram. progress: a callable(stage, done, total), or
@@ -444,6 +462,11 @@ class Kernel(_Handle):
             "estimates": {k: getattr(ki, k) for k in ("ops", "lds", "mem")},
             "estimates_expr": {k: getattr(ki, k + "_expr").decode() for k in ("ops", "lds", "mem")},
         }
+        fmt = ctypes.c_uint32()
+        _call("tgc_kernel_format", self.handle, ctypes.byref(fmt))
+        self.info["format"] = FORMAT_NAMES.get(fmt.value, str(fmt.value))
+        # SPIR-V's word pack ends with the buffers' view offsets (tgc_kernel_load sets it so)
+        self.info["offsets_word"] = int(self.info["format"] == "spirv")
         data, size = ctypes.c_void_p(), ctypes.c_size_t()
         _call("tgc_kernel_object", self.handle, ctypes.byref(data), ctypes.byref(size))
         self.object = ctypes.string_at(data, size.value)
@@ -458,7 +481,8 @@ class Kernel(_Handle):
     def result(self):
         """The fields tinygrad-compile prints (backend.check_result's input), `binary` = the object."""
         i = self.info
-        return {"name": i["name"], "binary": self.object, "globals": i["globals"], "outs": i["outs"],
+        return {"format": i["format"], "local_size": i["local_size"], "offsets_word": i["offsets_word"],
+                "name": i["name"], "binary": self.object, "globals": i["globals"], "outs": i["outs"],
                 "ins": i["ins"], "vars": i["vars"], "var_dtypes": i["var_dtypes"], "core_id_arg": i["core_id_arg"],
                 "global_size": i["global_size"], "codegen_ms": i["codegen_ms"], "llvm_ms": i["llvm_ms"],
                 "uops": json.loads(self.text("uops"))}

@@ -308,8 +308,35 @@ def _install_check_runtime():
     Compiled.runtime = runtime
 
 
+def compile_to_gpu_program(ast, renderer):
+    """Our do_to_program for a kernel SINK on one of our GPU devices (gpu_device.py): compiled for
+    renderer.mlir_target, the binary in gpu_device's container with the interface the runtime
+    needs. No fallback: a kernel we cannot compile raises MLIRCompileError."""
+    from . import gpu_device
+    t0 = time.perf_counter()
+    res, ast_json, name = backend.compile_kernel(ast, target=renderer.mlir_target)
+    meta = {"format": res["format"], "entry": res["name"], "num_buffers": len(res["globals"]),
+            "scalar_bytes": [8 if dt in backend._64BIT else 4 for dt in res["var_dtypes"]],
+            "offsets_word": int(res.get("offsets_word", 0)), "local_size": list(res["local_size"])}
+    res = {**res, "binary": gpu_device.pack_binary(meta, res["binary"])}
+    prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, name=name)
+    stats["compiled"] += 1
+    stats["compile_s"] += time.perf_counter() - t0
+    _log(f"compiled {name} for {renderer.mlir_target} (ast {backend.ast_digest(ast_json)}) in "
+         f"{res.get('compile_ms', 0):.1f} ms, global_size {res['global_size']}, local_size {res['local_size']}")
+    return prg
+
+
 def do_to_program(ast, renderer):
     """Replacement for tinygrad.codegen.do_to_program (looked up there at call time)."""
+    from .gpu_device import GPURenderer
+    if isinstance(renderer, GPURenderer) and ast.op is Ops.SINK:
+        try:
+            return compile_to_gpu_program(ast, renderer)
+        except MLIRCompileError as e:
+            stats["failed"] += 1
+            _log(f"REJECTED {e.kernel}: {e.detail.splitlines()[0][:300] if e.detail else ''}")
+            raise
     if not (isinstance(renderer, MLIRRenderer) and ast.op is Ops.SINK):
         return _original_do_to_program(ast, renderer)
     try:
@@ -351,6 +378,10 @@ def install():
 
     if _env_on("TINYGRAD_MLIR_CHECK"):
         _install_check_runtime()
+
+    # DEV=VULKAN: our GPU device, found by tinygrad as tinygrad.runtime.ops_vulkan
+    from . import gpu_device
+    gpu_device.install()
 
     # CPU devices opened before this import
     from tinygrad.device import Device

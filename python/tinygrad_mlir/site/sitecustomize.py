@@ -2,8 +2,9 @@
 
 Put this directory first on PYTHONPATH:
     PYTHONPATH=<repo>/python/tinygrad_mlir/site:<tinygrad checkout> DEV=CPU:MLIR python3 script.py
-When DEV names the MLIR renderer (`...:MLIR`), `tinygrad_mlir.tinygrad` is imported, which patches
-tinygrad so its CPU kernels are compiled by tinygrad-compile. Otherwise nothing is imported.
+When DEV names the MLIR renderer (`...:MLIR`) or our Vulkan device (`VULKAN`), `tinygrad_mlir.tinygrad`
+is imported, which patches tinygrad so its CPU kernels are compiled by our compiler and registers the
+VULKAN device (gpu_device.py). Otherwise nothing is imported.
 Either way the next `sitecustomize` on sys.path (e.g. Debian's) still runs, since this file
 shadows it.
 """
@@ -24,7 +25,8 @@ def _chain_next_sitecustomize():
 
 
 def _install_hook():
-    if not os.environ.get("DEV", "").upper().endswith(":MLIR"):
+    dev = os.environ.get("DEV", "").upper()
+    if not (dev.endswith(":MLIR") or dev.split(":")[0] == "VULKAN"):
         return
     pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
     if pkg_root not in sys.path:
