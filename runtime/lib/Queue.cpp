@@ -62,6 +62,10 @@ DeviceCommand Command::deviceCommand() const {
     d.srcOffset = srcOffset;
     d.size = size;
     break;
+  case Timestamp:
+    d.op = DeviceCommand::Timestamp;
+    d.signal = signal.get();
+    break;
   default:
     d.op = DeviceCommand::MemoryBarrier;
     break;
@@ -152,7 +156,7 @@ tgrt_status tgrt_queue_submit(tgrt_queue *queue) {
     TGRT_RETURN_IF_ERROR(checkNotClosed(device, "tgrt_queue_submit"));
     if (queue->commands->empty())
       return TGRT_OK;
-    device->engine(queue->type).submit(queue->commands);
+    device->engine(queue->type).submit(Submission{queue->commands, 0});
     return TGRT_OK;
   });
 }
