@@ -23,4 +23,8 @@ bench/kernels/run.sh "$BUILD" || { echo "bench/kernels FAILED"; status=1; }
 ninja -C "$BUILD" bench-schedule >/dev/null
 echo "== bench/schedule"
 bench/schedule/run.sh "$BUILD" || { echo "bench/schedule FAILED"; status=1; }
+
+ninja -C "$BUILD" bench-runtime >/dev/null
+echo "== bench/runtime"
+bench/runtime/run.sh "$BUILD" || { echo "bench/runtime FAILED"; status=1; }
 exit $status

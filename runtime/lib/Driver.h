@@ -49,10 +49,11 @@ public:
 
 /// A validated launch. Arguments are kept as the C API gave them (buffers
 /// retained by the command that holds the launch); each driver turns them
-/// into its own calling convention.
+/// into its own calling convention. (Sized to the launch: a recording of
+/// many launches stays small enough to build and copy cheaply.)
 struct Launch {
   uint32_t numArgs = 0;
-  tgrt_arg args[TGRT_MAX_ARGS] = {};
+  std::vector<tgrt_arg> args; // numArgs of them
   uint32_t global[3] = {1, 1, 1};
   uint32_t local[3] = {1, 1, 1};
   int32_t coreIdArg = -1; ///< CPU: the argument that receives the thread id

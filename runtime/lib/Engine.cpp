@@ -151,7 +151,7 @@ void Engine::raiseAfterDevice(tgrt_signal *signal, uint64_t value) {
 }
 
 size_t Engine::execute(const Submission &submission) {
-  const CommandList &batch = *submission.commands;
+  const CommandList &batch = submission.commands();
   const bool stampOnDevice = device_->driver->deviceTimestamps();
   size_t i = 0, n = batch.size();
   while (i < n) {
@@ -176,10 +176,10 @@ size_t Engine::execute(const Submission &submission) {
     }
     switch (c.op) {
     case Command::Signal:
-      raiseAfterDevice(c.signal.get(), c.valueAt(submission.epoch));
+      raiseAfterDevice(c.signal.get(), c.valueAt(submission.epoch()));
       break;
     case Command::Wait: {
-      uint64_t value = c.valueAt(submission.epoch);
+      uint64_t value = c.valueAt(submission.epoch());
       if (c.signal->load() >= value)
         break;
       // Our own signals in flight may be the ones it waits for.
@@ -232,11 +232,11 @@ void Engine::run() {
       // follows on this ring can never run in order, so drop it all. What
       // was started before still completes.
       drain();
-      submission = Submission();
+      submission.reset();
       lock.lock();
       uint64_t more = 0, moreCommands = 0;
       for (const Submission &s : ring_)
-        ++more, moreCommands += s.commands->size();
+        ++more, moreCommands += s.commands().size();
       ring_.clear();
       lock.unlock();
       // Work dropped after a failure is reported with the failure; what a

@@ -85,12 +85,55 @@ struct Command {
   uint64_t span = 0;                   // Signal/Wait: per-epoch step (graphs)
 };
 
-using CommandList = std::vector<Command>;
+/// A recording. `inFlight` counts the submissions holding it: the owner
+/// (a queue or a graph) may change it in place only while that is 0, and
+/// the engine's release of its count orders its last reads before the
+/// owner's writes (shared_ptr::use_count could not: it is a relaxed read).
+struct CommandList : std::vector<Command> {
+  CommandList() = default;
+  CommandList(const CommandList &other) : std::vector<Command>(other) {}
+  CommandList &operator=(const CommandList &) = delete;
+  /// True when no submission holds it (acquire: their reads are done).
+  bool idle() const { return inFlight.load(std::memory_order_acquire) == 0; }
+  mutable std::atomic<uint32_t> inFlight{0};
+};
 
 /// What an engine runs: a recording, and the epoch its values are taken in.
-struct Submission {
-  std::shared_ptr<const CommandList> commands;
-  uint64_t epoch = 0;
+/// Holding one counts as the recording being in flight.
+class Submission {
+public:
+  Submission() = default;
+  Submission(std::shared_ptr<const CommandList> commands, uint64_t epoch)
+      : commands_(std::move(commands)), epoch_(epoch) {
+    if (commands_)
+      commands_->inFlight.fetch_add(1, std::memory_order_relaxed);
+  }
+  Submission(Submission &&o) noexcept : commands_(std::move(o.commands_)), epoch_(o.epoch_) {}
+  Submission &operator=(Submission &&o) noexcept {
+    if (this != &o) {
+      reset();
+      commands_ = std::move(o.commands_);
+      epoch_ = o.epoch_;
+    }
+    return *this;
+  }
+  Submission(const Submission &) = delete;
+  Submission &operator=(const Submission &) = delete;
+  ~Submission() { reset(); }
+
+  const CommandList &commands() const { return *commands_; }
+  uint64_t epoch() const { return epoch_; }
+  /// Lets go of the recording (its owner may then change it).
+  void reset() {
+    if (commands_) {
+      commands_->inFlight.fetch_sub(1, std::memory_order_release);
+      commands_.reset();
+    }
+  }
+
+private:
+  std::shared_ptr<const CommandList> commands_;
+  uint64_t epoch_ = 0;
 };
 
 /// One in-order execution ring of a device. Its thread starts each run of

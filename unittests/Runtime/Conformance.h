@@ -76,7 +76,23 @@ protected:
     RuntimeTest::SetUp();
   }
 
+  void TearDown() override {
+    for (tgrt_graph *g : graphs)
+      TGRT_EXPECT_OK(tgrt_graph_destroy(g));
+    RuntimeTest::TearDown();
+  }
+
   bool isCPU() const { return GetParam().format == KernelFormat::Elf; }
+
+  tgrt_graph *graph(std::vector<tgrt_queue *> qs) {
+    tgrt_graph *g = nullptr;
+    EXPECT_EQ(tgrt_graph_create(qs.data(), static_cast<uint32_t>(qs.size()), &g), TGRT_OK)
+        << tgrt_last_error();
+    if (g)
+      graphs.push_back(g);
+    return g;
+  }
+  std::vector<tgrt_graph *> graphs;
 
   /// A program of the suite's vocabulary on `device` (default: the fixture's),
   /// not tracked by the fixture when `owned` is false.

@@ -380,6 +380,49 @@ TGRT_API tgrt_status tgrt_queue_submit(tgrt_queue *queue);
 TGRT_API tgrt_status tgrt_queue_reset(tgrt_queue *queue);
 TGRT_API tgrt_status tgrt_queue_command_count(const tgrt_queue *queue, size_t *out_count);
 
+/* ---- graphs (captured schedules, replayed) ------------------------------ */
+
+/* A graph is tinygrad's TinyJit/HCQGraph: the recordings of one or more
+ * queues of a device, captured once and launched again and again, with the
+ * buffers and integer arguments that change between launches patched in
+ * place (only what changed; the rest of the recording is reused as is).
+ *
+ * Signals the captured queues both signal and wait on are the graph's own:
+ * each launch rebases their values, so launch k (from 0) uses
+ * v + k * span where span is the largest value recorded for the signal
+ * minus its value at capture. Other signals keep their recorded values.
+ * Launches run in launch order; a graph's calls are not thread-safe against
+ * other calls on the same graph. */
+typedef struct tgrt_graph tgrt_graph;
+
+/* Captures the current recordings of queues[0..num_queues) (all of one
+ * device), which a launch submits in this order, each to its queue type's
+ * engine. The queues stay usable and may be reset or destroyed; the graph
+ * keeps what it captured (and the objects it names) alive. */
+TGRT_API tgrt_status tgrt_graph_create(tgrt_queue *const *queues, uint32_t num_queues,
+                                       tgrt_graph **out_graph);
+/* Releases the graph; launches in flight still complete. */
+TGRT_API tgrt_status tgrt_graph_destroy(tgrt_graph *graph);
+/* Number of exec commands captured, counted across the queues in order:
+ * the exec_index of the update calls. */
+TGRT_API tgrt_status tgrt_graph_exec_count(const tgrt_graph *graph, uint32_t *out_count);
+/* Replaces every use of `captured` (a buffer handle the captured recording
+ * names, as an exec argument or a copy's source or destination) by
+ * `buffer`, of the same device and at least as large. Later launches use
+ * it; launches already made are unaffected. */
+TGRT_API tgrt_status tgrt_graph_update_buffer(tgrt_graph *graph, const tgrt_buffer *captured,
+                                              tgrt_buffer *buffer);
+/* Sets integer argument arg_index of exec exec_index (a bound variable). */
+TGRT_API tgrt_status tgrt_graph_update_arg(tgrt_graph *graph, uint32_t exec_index,
+                                           uint32_t arg_index, int64_t value);
+/* Sets the global size of exec exec_index (launch dims that depend on a
+ * variable), checked as a recorded dispatch is. */
+TGRT_API tgrt_status tgrt_graph_update_dispatch(tgrt_graph *graph, uint32_t exec_index,
+                                                const uint32_t global_size[3]);
+/* Submits the graph. When signal is not NULL it is set to value once every
+ * captured queue of this launch has completed. */
+TGRT_API tgrt_status tgrt_graph_launch(tgrt_graph *graph, tgrt_signal *signal, uint64_t value);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
