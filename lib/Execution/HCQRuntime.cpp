@@ -1,5 +1,7 @@
 //===- HCQRuntime.cpp - hcq ops as runtime calls --------------------------===//
 #include "tinygrad/Execution/HCQRuntime.h"
+#include "ExecError.h"
+#include "tinygrad/Execution/HCQHostFunction.h"
 
 #include "tinygrad/Dialect/HCQ/IR/HCQ.h"
 
@@ -14,9 +16,6 @@ using namespace mlir::tinygrad::exec;
 
 namespace {
 
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 
 std::string where(Operation *op) {
   std::string s;
@@ -35,8 +34,6 @@ struct Walker {
   std::vector<tgrt_queue *> ownedQueues;
   std::vector<tgrt_signal *> ownedSignals;
   std::vector<tgrt_queue *> submitted; ///< capture: in hcq.submit order
-  /// Per queue, per exec recorded on it: (variable, argument) pairs.
-  llvm::DenseMap<tgrt_queue *, std::vector<std::vector<std::pair<unsigned, unsigned>>>> execVars;
 
   Walker(const HCQBindings &bind, bool capture) : bind(bind), capture(capture) {}
   ~Walker() {
@@ -77,13 +74,6 @@ struct Walker {
     if (auto c = v.getDefiningOp<arith::ConstantIntOp>())
       return c.value();
     return lookup(op, v, Var, bind.vars);
-  }
-  /// The variable behind an integer operand, if it is one.
-  std::optional<unsigned> var(Value v) const {
-    if (auto a = dyn_cast<BlockArgument>(v))
-      if (auto [k, i] = argument(a); k == Var)
-        return i;
-    return std::nullopt;
   }
   template <typename M>
   llvm::Expected<typename M::mapped_type> defined(Operation *op, const M &map, Value v, const char *what) {
@@ -217,8 +207,7 @@ struct Walker {
       d.local_size[i] = i < (int)l.size() ? static_cast<uint32_t>(l[i]) : 1;
     }
     std::vector<tgrt_arg> args;
-    std::vector<std::pair<unsigned, unsigned>> vars;
-    for (auto [i, a] : llvm::enumerate(x.getArgs())) {
+    for (Value a : x.getArgs()) {
       if (isa<hcq::BufferType>(a.getType())) {
         auto b = buffer(op, a);
         if (!b)
@@ -230,13 +219,8 @@ struct Walker {
       if (!v)
         return v.takeError();
       args.push_back(tgrt_arg_int(*v));
-      if (auto var = this->var(a))
-        vars.push_back({*var, static_cast<unsigned>(i)});
     }
-    if (auto e = call(op, tgrt_queue_dispatch(*q, *prog, args.data(), args.size(), &d)))
-      return e;
-    execVars[*q].push_back(std::move(vars));
-    return llvm::Error::success();
+    return call(op, tgrt_queue_dispatch(*q, *prog, args.data(), args.size(), &d));
   }
 };
 
@@ -247,32 +231,73 @@ llvm::Error exec::runHCQ(func::FuncOp fn, const HCQBindings &bindings) {
   return w.run(fn);
 }
 
+/// Per variable, its uses as (exec index, argument index) in the graph of
+/// `fn`'s submitted queues: tgrt_graph counts the execs of its non-empty
+/// queues in capture (submit) order.
+static std::vector<std::vector<std::pair<uint32_t, uint32_t>>> varUsesOf(func::FuncOp fn, size_t numObjects,
+                                                                          size_t numVars) {
+  llvm::DenseMap<Value, size_t> commands;
+  llvm::DenseMap<Value, std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> execs;
+  std::vector<Value> submitted;
+  for (Operation &op : fn.getBody().front()) {
+    if (auto s = dyn_cast<hcq::SubmitOp>(op)) {
+      submitted.push_back(s.getQueue());
+      continue;
+    }
+    if (auto x = dyn_cast<hcq::ExecOp>(op)) {
+      std::vector<std::pair<uint32_t, uint32_t>> uses;
+      for (auto [i, a] : llvm::enumerate(x.getArgs()))
+        if (auto ba = dyn_cast<BlockArgument>(a); ba && ba.getArgNumber() >= numObjects)
+          uses.push_back({ba.getArgNumber() - static_cast<uint32_t>(numObjects), static_cast<uint32_t>(i)});
+      execs[x.getQueue()].push_back(std::move(uses));
+    }
+    if (isa<hcq::ExecOp, hcq::CopyOp, hcq::WaitOp, hcq::SignalOp, hcq::TimestampOp, hcq::MemoryBarrierOp>(op))
+      ++commands[op.getOperand(0)];
+  }
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> uses(numVars);
+  uint32_t execIndex = 0;
+  for (Value q : submitted) {
+    if (!commands.lookup(q))
+      continue;
+    for (const auto &e : execs[q]) {
+      for (auto [var, arg] : e)
+        if (var < numVars)
+          uses[var].push_back({execIndex, arg});
+      ++execIndex;
+    }
+  }
+  return uses;
+}
+
+llvm::Expected<std::unique_ptr<HCQReplay>> HCQReplay::adopt(tgrt_graph *graph, func::FuncOp fn,
+                                                            const HCQBindings &bindings) {
+  std::unique_ptr<HCQReplay> r(new HCQReplay);
+  r->graph = graph;
+  size_t objects = bindings.devices.size() + bindings.buffers.size() + bindings.programs.size();
+  r->varUses = varUsesOf(fn, objects, bindings.vars.size());
+  if (bindings.devices.empty() || tgrt_signal_create(bindings.devices.front(), 0, &r->done) != TGRT_OK)
+    return error(where(fn) + ": the replay's completion signal: " + tgrt_last_error());
+  return r;
+}
+
 llvm::Expected<std::unique_ptr<HCQReplay>> HCQReplay::capture(func::FuncOp fn, const HCQBindings &bindings) {
   Walker w(bindings, /*capture=*/true);
   if (auto e = w.run(fn))
     return std::move(e);
   if (w.submitted.empty())
     return error(where(fn) + ": submits no queue: nothing to capture");
-  std::unique_ptr<HCQReplay> r(new HCQReplay);
-  if (tgrt_graph_create(w.submitted.data(), w.submitted.size(), &r->graph) != TGRT_OK)
+  tgrt_graph *graph = nullptr;
+  if (tgrt_graph_create(w.submitted.data(), w.submitted.size(), &graph) != TGRT_OK)
     return error(where(fn) + ": capturing its queues: " + tgrt_last_error());
-  // The graph's exec indices count the non-empty captured queues in order.
-  r->varUses.resize(bindings.vars.size());
-  uint32_t execIndex = 0;
-  for (tgrt_queue *q : w.submitted) {
-    size_t n = 0;
-    tgrt_queue_command_count(q, &n);
-    if (!n)
-      continue;
-    for (const auto &uses : w.execVars[q]) {
-      for (auto [var, arg] : uses)
-        r->varUses[var].push_back({execIndex, arg});
-      ++execIndex;
-    }
-  }
-  if (bindings.devices.empty() || tgrt_signal_create(bindings.devices.front(), 0, &r->done) != TGRT_OK)
-    return error(where(fn) + ": the replay's completion signal: " + tgrt_last_error());
-  return r;
+  return adopt(graph, fn, bindings);
+}
+
+llvm::Expected<std::unique_ptr<HCQReplay>> HCQReplay::capture(HCQHostFunction &compiled, func::FuncOp fn,
+                                                              const HCQBindings &bindings) {
+  auto graph = compiled.capture(bindings);
+  if (!graph)
+    return graph.takeError();
+  return adopt(*graph, fn, bindings);
 }
 
 HCQReplay::~HCQReplay() {

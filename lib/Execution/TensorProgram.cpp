@@ -6,12 +6,15 @@
 // Tensor.numpy() reads a realized view.
 //
 // Execution: the LINEAR becomes a function of hcq queue commands
-// (ScheduleToHCQ.h), recorded once on the runtime's queues and captured as
-// a graph (HCQRuntime.h); run() replays it.
+// (ScheduleToHCQ.h), compiled to a host function of runtime calls
+// (HCQHostFunction.h) that records the runtime's queues once; they are
+// captured as a graph (HCQRuntime.h) and run() replays it.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Execution/TensorProgram.h"
+#include "ExecError.h"
 
+#include "tinygrad/Execution/HCQHostFunction.h"
 #include "tinygrad/Execution/HCQRuntime.h"
 #include "tinygrad/Execution/ScheduleToHCQ.h"
 
@@ -46,9 +49,6 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 llvm::Error rtError(const llvm::Twine &what) { return error(what + ": " + tgrt_last_error()); }
 
 int64_t numel(UOpRef u) {
@@ -172,6 +172,7 @@ struct TensorProgram::Impl {
   std::map<UOpRef, tgrt_buffer *> storage, views;
   llvm::StringMap<int64_t> varVals;
   OwningOpRef<ModuleOp> hcqModule;
+  std::unique_ptr<HCQHostFunction> host;
   std::unique_ptr<HCQReplay> replay;
 
   ~Impl() {
@@ -237,8 +238,9 @@ struct TensorProgram::Impl {
   llvm::Error lowerToHCQ(MLIRContext *mctx);
 };
 
-/// tg-schedule-to-hcq on the LINEAR: its calls as steps on the CPU device,
-/// then the recording captured for replay.
+/// tg-schedule-to-hcq on the LINEAR: its calls as steps on the CPU device;
+/// then the hcq function compiled to host code (convert-hcq-to-runtime),
+/// run once to record its queues, which are captured for replay.
 llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
   HCQScheduleInput in;
   HCQBindings bind;
@@ -331,7 +333,11 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
     return error("the schedule does not lower to hcq queue commands");
   if (failed(verify(*hcqModule)))
     return error("the hcq schedule does not verify");
-  auto r = HCQReplay::capture(*fn, bind);
+  auto h = HCQHostFunction::compile(*fn);
+  if (!h)
+    return h.takeError();
+  host = std::move(*h);
+  auto r = HCQReplay::capture(*host, *fn, bind);
   if (!r)
     return r.takeError();
   replay = std::move(*r);
@@ -465,6 +471,8 @@ llvm::Error TensorProgram::run() {
 void TensorProgram::printHCQ(llvm::raw_ostream &os) const {
   impl->hcqModule->print(os);
 }
+
+void TensorProgram::printHostFunction(llvm::raw_ostream &os) const { os << impl->host->llvmDialect(); }
 
 llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
   if (index >= outputInfos.size())

@@ -95,13 +95,17 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     return die(llvm::toString(program.takeError()));
   exec::TensorProgram &prog = **program;
   if (!opts.emitKind.empty()) {
-    if (opts.emitKind != "host")
-      return die("--emit on a tensor program takes host (the schedule as hcq queue commands)");
+    if (opts.emitKind != "host" && opts.emitKind != "host-llvm")
+      return die("--emit on a tensor program takes host (the schedule as hcq queue commands) or host-llvm "
+                 "(those as the compiled host function's runtime calls)");
     std::error_code ec;
     llvm::raw_fd_ostream os(opts.emitPath, ec, llvm::sys::fs::OF_None);
     if (ec)
       return die("cannot open " + opts.emitPath + ": " + ec.message());
-    prog.printHCQ(os);
+    if (opts.emitKind == "host")
+      prog.printHCQ(os);
+    else
+      prog.printHostFunction(os);
   }
   llvm::ArrayRef<exec::BufferInfo> bufs = prog.buffers();
 

@@ -20,7 +20,8 @@ struct ProgramOptions {
   /// the record has no values for).
   uint32_t rngSeed = 1337;
   /// --emit: "host" prints the schedule as hcq queue commands to
-  /// `emitPath` (then runs and compares as usual); other kinds are errors.
+  /// `emitPath`, "host-llvm" the host function they compile to (then it
+  /// runs and compares as usual); other kinds are errors.
   llvm::StringRef emitKind, emitPath;
 };
 

@@ -1,6 +1,6 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
-//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host] [-o FILE]
+//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host|host-llvm] [-o FILE]
 //                [--mlir-print-ir-after-all] [--lowered=K.mlir]
 //
 // Compiles the case's `ast` through the CPU pipeline, runs it through the
@@ -49,7 +49,7 @@ static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kerne
 static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"), cl::cat(runCategory));
 static cl::opt<bool> exactFloats("exact-floats",
                                  cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"), cl::cat(runCategory));
-static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (kernels); host (tensor programs: the schedule as hcq queue commands)"),
+static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (kernels); host or host-llvm (tensor programs: the schedule as hcq queue commands, or compiled to runtime calls)"),
                                      cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string> writeOutputs(

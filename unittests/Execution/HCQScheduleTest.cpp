@@ -6,6 +6,7 @@
 // a replayed capture with patched variables.
 //
 //===----------------------------------------------------------------------===//
+#include "tinygrad/Execution/HCQHostFunction.h"
 #include "tinygrad/Execution/HCQRuntime.h"
 #include "tinygrad/Execution/ScheduleToHCQ.h"
 
@@ -278,6 +279,62 @@ TEST_F(Runtime, ReplaysWithPatchedVariables) {
   llvm::Error err = (*replay)->setVar(3, 1);
   ASSERT_TRUE(!!err);
   EXPECT_EQ(llvm::toString(std::move(err)), "variable 3 of 3");
+}
+
+// The same schedule compiled to host code (convert-hcq-to-runtime, JIT):
+// one native call records, submits and waits.
+TEST_F(Runtime, CompiledHostFunctionRuns) {
+  auto fn = affineSchedule();
+  ASSERT_TRUE(succeeded(fn)) << diagnostics;
+  auto host = HCQHostFunction::compile(*fn);
+  ASSERT_TRUE(!!host) << llvm::toString(host.takeError());
+  EXPECT_NE((*host)->llvmDialect().find("llvm.call @tgrt_hcq_exec"), std::string::npos);
+  for (unsigned run = 0; run < 3; ++run) {
+    fill(run);
+    llvm::Error err = (*host)->run(bindings(run + 11));
+    ASSERT_FALSE(err) << llvm::toString(std::move(err));
+    expectOut(run, run + 11);
+  }
+}
+
+// The compiled function's capture replays like the interpreter's.
+TEST_F(Runtime, CompiledCaptureReplays) {
+  auto fn = affineSchedule();
+  ASSERT_TRUE(succeeded(fn)) << diagnostics;
+  auto host = HCQHostFunction::compile(*fn);
+  ASSERT_TRUE(!!host) << llvm::toString(host.takeError());
+  auto replay = HCQReplay::capture(**host, *fn, bindings(0));
+  ASSERT_TRUE(!!replay) << llvm::toString(replay.takeError());
+  for (unsigned launch = 0; launch < 20; ++launch) {
+    fill(launch);
+    llvm::Error err = (*replay)->setVar(1, launch + 3);
+    ASSERT_FALSE(err) << llvm::toString(std::move(err));
+    err = (*replay)->launch();
+    ASSERT_FALSE(err) << llvm::toString(std::move(err));
+    expectOut(launch, launch + 3);
+  }
+}
+
+// A runtime call that fails stops the compiled function's later calls and
+// is reported with the op that failed.
+TEST_F(Runtime, CompiledHostFunctionReportsTheFailingOp) {
+  auto fn = affineSchedule();
+  ASSERT_TRUE(succeeded(fn)) << diagnostics;
+  auto host = HCQHostFunction::compile(*fn);
+  ASSERT_TRUE(!!host) << llvm::toString(host.takeError());
+  tgrt_buffer *small = nullptr;
+  ASSERT_EQ(tgrt_buffer_alloc(dev, 16, &small), TGRT_OK);
+  HCQBindings b = bindings(0);
+  b.buffers[2] = small; // the last copy's destination is too small
+  llvm::Error err = (*host)->run(b);
+  ASSERT_TRUE(!!err);
+  std::string message = llvm::toString(std::move(err));
+  EXPECT_NE(message.find("@schedule: hcq.copy: "), std::string::npos) << message;
+  tgrt_buffer_free(small);
+  b.vars.pop_back();
+  err = (*host)->run(b);
+  ASSERT_TRUE(!!err);
+  EXPECT_EQ(llvm::toString(std::move(err)), "@schedule takes 8 arguments, 7 bound");
 }
 
 TEST_F(Runtime, UnboundArgumentsAreErrors) {

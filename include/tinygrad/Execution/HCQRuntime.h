@@ -7,15 +7,13 @@
 // hcq.timestamp / hcq.memory_barrier their tgrt_queue_* call, hcq.submit
 // tgrt_queue_submit and hcq.host_wait tgrt_signal_wait.
 //
-// The ops are walked once. runHCQ submits and waits as it goes. HCQReplay
-// records the queues and, instead of submitting them, captures them as one
-// tgrt_graph (tinygrad's TinyJit/HCQGraph): each launch() replays the
-// recording, and setVar patches a bound variable into every exec that
-// takes it (tgrt_graph_update_arg) without recording anything again.
-//
-// This is an interpreter of the op list, not the compiled host function
-// of issue 25 (hcq lowered to LLVM calls, emitted ahead of time); the
-// replay makes its cost a one-time recording.
+// The ops are walked once. runHCQ submits and waits as it goes: the
+// reference for the compiled form (HCQHostFunction.h, the same calls from
+// native code). HCQReplay records the queues (by either) and, instead of
+// submitting them, captures them as one tgrt_graph (tinygrad's
+// TinyJit/HCQGraph): each launch() replays the recording, and setVar
+// patches a bound variable into every exec that takes it
+// (tgrt_graph_update_arg) without recording anything again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TINYGRAD_EXECUTION_HCQRUNTIME_H
@@ -46,10 +44,16 @@ constexpr uint64_t kHCQHostWaitTimeoutMs = 120000;
 /// Runs `fn` once: records, submits and waits as its ops say.
 llvm::Error runHCQ(func::FuncOp fn, const HCQBindings &bindings);
 
+class HCQHostFunction;
+
 class HCQReplay {
 public:
-  /// Records `fn`'s queues (all on one device) and captures them.
+  /// Records `fn`'s queues (all on one device) by walking its ops, and
+  /// captures them.
   static llvm::Expected<std::unique_ptr<HCQReplay>> capture(func::FuncOp fn, const HCQBindings &bindings);
+  /// The same with the queues recorded by `fn` compiled (HCQHostFunction).
+  static llvm::Expected<std::unique_ptr<HCQReplay>> capture(HCQHostFunction &compiled, func::FuncOp fn,
+                                                            const HCQBindings &bindings);
   ~HCQReplay();
   HCQReplay(const HCQReplay &) = delete;
   HCQReplay &operator=(const HCQReplay &) = delete;
@@ -62,6 +66,9 @@ public:
 
 private:
   HCQReplay() = default;
+  /// Takes `graph` (captured from `fn`'s submitted queues).
+  static llvm::Expected<std::unique_ptr<HCQReplay>> adopt(tgrt_graph *graph, func::FuncOp fn,
+                                                          const HCQBindings &bindings);
   tgrt_graph *graph = nullptr;
   tgrt_signal *done = nullptr;
   uint64_t launchCount = 0;

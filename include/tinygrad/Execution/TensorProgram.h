@@ -83,6 +83,9 @@ public:
   llvm::Error run();
   /// The schedule as `hcq` ops (tg-schedule-to-hcq), what run() replays.
   void printHCQ(llvm::raw_ostream &os) const;
+  /// The same compiled to host code: the llvm.func of runtime calls
+  /// (convert-hcq-to-runtime) that recorded what run() replays.
+  void printHostFunction(llvm::raw_ostream &os) const;
   /// outputs()[index] as dense row-major bytes (padding reads as zero).
   llvm::Expected<std::vector<char>> readOutput(size_t index);
 
