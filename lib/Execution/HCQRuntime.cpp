@@ -284,16 +284,21 @@ llvm::Expected<std::unique_ptr<HCQReplay>> HCQReplay::capture(func::FuncOp fn, c
   Walker w(bindings, /*capture=*/true);
   if (auto e = w.run(fn))
     return std::move(e);
-  if (w.submitted.empty())
-    return error(where(fn) + ": submits no queue: nothing to capture");
-  tgrt_graph *graph = nullptr;
-  if (tgrt_graph_create(w.submitted.data(), w.submitted.size(), &graph) != TGRT_OK)
+  tgrt_graph *graph = nullptr; // a schedule that submits nothing has nothing to replay
+  if (!w.submitted.empty() && tgrt_graph_create(w.submitted.data(), w.submitted.size(), &graph) != TGRT_OK)
     return error(where(fn) + ": capturing its queues: " + tgrt_last_error());
   return adopt(graph, fn, bindings);
 }
 
 llvm::Expected<std::unique_ptr<HCQReplay>> HCQReplay::capture(HCQHostFunction &compiled, func::FuncOp fn,
                                                               const HCQBindings &bindings) {
+  bool submits = false;
+  fn.walk([&](hcq::SubmitOp) { submits = true; });
+  if (!submits) { // nothing to replay (an empty LINEAR); still run it once
+    if (auto err = compiled.run(bindings))
+      return std::move(err);
+    return adopt(nullptr, fn, bindings);
+  }
   auto graph = compiled.capture(bindings);
   if (!graph)
     return graph.takeError();
@@ -318,6 +323,8 @@ llvm::Error HCQReplay::setVar(unsigned var, int64_t value) {
 
 llvm::Error HCQReplay::launch() {
   uint64_t n = ++launchCount;
+  if (!graph)
+    return llvm::Error::success(); // the schedule submits nothing
   if (tgrt_graph_launch(graph, done, n) != TGRT_OK)
     return error(llvm::Twine("launching the captured schedule: ") + tgrt_last_error());
   if (tgrt_signal_wait(done, n, kHCQHostWaitTimeoutMs) != TGRT_OK)

@@ -337,6 +337,25 @@ TEST_F(Runtime, CompiledHostFunctionReportsTheFailingOp) {
   EXPECT_EQ(llvm::toString(std::move(err)), "@schedule takes 8 arguments, 7 bound");
 }
 
+// A LINEAR with no calls (a program whose outputs are views of its
+// inputs) schedules to no queue at all; its capture replays as nothing.
+TEST_F(Runtime, AnEmptyScheduleReplaysAsNothing) {
+  HCQScheduleInput s;
+  s.devices = {"CPU"};
+  auto fn = build(s);
+  ASSERT_TRUE(succeeded(fn)) << diagnostics;
+  EXPECT_TRUE(trace(*fn).empty());
+  HCQBindings b{{dev}, {}, {}, {}};
+  auto host = HCQHostFunction::compile(*fn);
+  ASSERT_TRUE(!!host) << llvm::toString(host.takeError());
+  for (bool compiled : {false, true}) {
+    auto replay = compiled ? HCQReplay::capture(**host, *fn, b) : HCQReplay::capture(*fn, b);
+    ASSERT_TRUE(!!replay) << llvm::toString(replay.takeError());
+    llvm::Error err = (*replay)->launch();
+    ASSERT_FALSE(err) << llvm::toString(std::move(err));
+  }
+}
+
 TEST_F(Runtime, UnboundArgumentsAreErrors) {
   auto fn = affineSchedule();
   ASSERT_TRUE(succeeded(fn)) << diagnostics;

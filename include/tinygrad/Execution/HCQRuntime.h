@@ -66,7 +66,8 @@ public:
 
 private:
   HCQReplay() = default;
-  /// Takes `graph` (captured from `fn`'s submitted queues).
+  /// Takes `graph` (captured from `fn`'s submitted queues; null when it
+  /// submits none: launches then do nothing).
   static llvm::Expected<std::unique_ptr<HCQReplay>> adopt(tgrt_graph *graph, func::FuncOp fn,
                                                           const HCQBindings &bindings);
   tgrt_graph *graph = nullptr;

@@ -92,6 +92,7 @@ public:
   unsigned numKernels() const { return kernelCount; }
   unsigned numCopies() const { return copyCount; }
   double scheduleMs() const { return scheduleTime; }
+  /// Kernels, then the schedule (to a host function, recorded once).
   double compileMs() const { return compileTime; }
   /// Time of the last run().
   double runMs() const { return runTime; }
