@@ -46,9 +46,15 @@ Status tgrt::openDriver(const char *function, const std::string &name,
   else
     return failf(TGRT_NOT_FOUND, "%s: no device '%s' (this runtime has: %s)", function, name.c_str(),
                  driverNames());
-  // The drivers' messages say what is missing ("no CUDA driver: ..."), as
-  // tgrt-devices and the device checks print them.
-  return open(options, index, out);
+  // The drivers' messages say what is missing ("no CUDA driver: ...") and
+  // come first, as tgrt-devices and the device checks print them; the
+  // device asked for follows.
+  Status s = open(options, index, out);
+  if (s != TGRT_OK) {
+    std::string what = tgrt_last_error(); // failf rewrites the buffer it points into
+    return failf(s, "%s (%s '%s')", what.c_str(), function, name.c_str());
+  }
+  return TGRT_OK;
 }
 
 void tgrt::writeSignalTimestamp(tgrt_signal *signal, uint64_t ns) { signal->setTimestamp(ns); }
