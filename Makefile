@@ -8,7 +8,7 @@ CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DLLVM_USE_LINKER=lld -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 
-.PHONY: all deps configure build test demo bench fuzz docs clean
+.PHONY: all deps configure build test tsan demo bench fuzz docs clean
 
 all: build
 
@@ -25,6 +25,11 @@ build: configure
 
 test: build
 	./scripts/run-tests.sh $(BUILD)
+
+# The runtime's tests under ThreadSanitizer alone (also part of `make test`).
+tsan: configure
+	ninja -C $(BUILD) -j $(JOBS) TinygradRuntimeTestsTSan
+	$(BUILD)/unittests/TinygradRuntimeTestsTSan --gtest_brief=1
 
 demo: build
 	./scripts/demo.sh $(BUILD)

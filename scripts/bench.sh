@@ -32,4 +32,8 @@ echo "== bench/models"
 "$PY" bench/models/run.py "$BUILD" || { echo "bench/models FAILED"; status=1; }
 echo "== bench/models: BEAM search"
 "$PY" bench/models/search.py "$BUILD" || { echo "bench/models search FAILED"; status=1; }
+
+ninja -C "$BUILD" bench-runtime >/dev/null
+echo "== bench/runtime"
+bench/runtime/run.sh "$BUILD" || { echo "bench/runtime FAILED"; status=1; }
 exit $status

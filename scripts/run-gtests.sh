@@ -12,12 +12,19 @@ SUITES=(
   TinygradSymbolicTests
   TinygradRuntimeTests
   TinygradRuntimeTestsSanitized
+  TinygradRuntimeTestsTSan
   TinygradCAPITests
   TinygradCAPITestsSanitized
   TinygradExecutionTests
 )
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${SUITES[@]}"; exit 0; fi
 BUILD=${1:-build}
+# A build configured with -DTG_RUNTIME_TSAN=OFF has no ThreadSanitizer suite.
+if grep -qx 'TG_RUNTIME_TSAN:BOOL=OFF' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+  kept=()
+  for s in "${SUITES[@]}"; do [ "$s" = TinygradRuntimeTestsTSan ] || kept+=("$s"); done
+  SUITES=("${kept[@]}")
+fi
 passed=0; failed=0
 log=$(mktemp)
 for s in "${SUITES[@]}"; do

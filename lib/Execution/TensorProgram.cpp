@@ -5,9 +5,20 @@
 // Outputs are read on the host through their movement ops, as tinygrad's
 // Tensor.numpy() reads a realized view.
 //
+// Execution: the LINEAR becomes a function of hcq queue commands
+// (ScheduleToHCQ.h), compiled to a host function of runtime calls
+// (HCQHostFunction.h) that records the runtime's queues once; they are
+// captured as a graph (HCQRuntime.h) and run() replays it.
+//
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Execution/TensorProgram.h"
+#include "ExecError.h"
 
+#include "tinygrad/Execution/HCQHostFunction.h"
+#include "tinygrad/Execution/HCQRuntime.h"
+#include "tinygrad/Execution/ScheduleToHCQ.h"
+
+#include "tinygrad/Dialect/HCQ/IR/HCQ.h"
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
 #include "tinygrad/Schedule/CreateSchedule.h"
 #include "tinygrad/Schedule/KernelGraph.h"
@@ -16,7 +27,10 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "tinygrad-rt/runtime.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <chrono>
@@ -35,9 +49,6 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 llvm::Error rtError(const llvm::Twine &what) { return error(what + ": " + tgrt_last_error()); }
 
 int64_t numel(UOpRef u) {
@@ -160,8 +171,12 @@ struct TensorProgram::Impl {
   llvm::DenseMap<UOpRef, Compiled> kernels;
   std::map<UOpRef, tgrt_buffer *> storage, views;
   llvm::StringMap<int64_t> varVals;
+  OwningOpRef<ModuleOp> hcqModule;
+  std::unique_ptr<HCQHostFunction> host;
+  std::unique_ptr<HCQReplay> replay;
 
   ~Impl() {
+    replay.reset(); // the graph holds buffers and programs
     for (auto &[u, v] : views)
       tgrt_buffer_free(v);
     for (auto &[u, b] : storage)
@@ -173,11 +188,14 @@ struct TensorProgram::Impl {
       tgrt_device_close(dev);
   }
 
-  /// The runtime buffer behind a LINEAR argument or a BUFFER (allocated on
-  /// first use), or a view for a memory-planned one.
-  llvm::Expected<tgrt_buffer *> bufferFor(UOpRef a) {
-    if (auto it = views.find(a); it != views.end())
-      return it->second;
+  /// The allocation behind a LINEAR argument or a BUFFER, and the byte
+  /// offset of the argument in it: a memory-planned buffer is a SHRINK of
+  /// its arena (maybe BITCAST).
+  struct Storage {
+    UOpRef base;
+    int64_t offset;
+  };
+  llvm::Expected<Storage> storageOf(UOpRef a) {
     UOpRef base = a;
     int64_t offset = 0;
     if (a->op == sym::Op::BITCAST)
@@ -191,6 +209,18 @@ struct TensorProgram::Impl {
     }
     if (base->op != sym::Op::BUFFER)
       return error("a " + sym::getOpName(a->op) + " where a buffer was expected");
+    return Storage{base, offset};
+  }
+
+  /// The runtime buffer behind a LINEAR argument or a BUFFER (allocated on
+  /// first use), or a view for a memory-planned one.
+  llvm::Expected<tgrt_buffer *> bufferFor(UOpRef a) {
+    if (auto it = views.find(a); it != views.end())
+      return it->second;
+    auto st = storageOf(a);
+    if (!st)
+      return st.takeError();
+    UOpRef base = st->base;
     tgrt_buffer *&buf = storage[base];
     if (!buf && tgrt_buffer_alloc(dev, std::max<int64_t>(1, numel(base) * itemsize(base)), &buf) != TGRT_OK) {
       storage.erase(base);
@@ -199,12 +229,120 @@ struct TensorProgram::Impl {
     if (base == a)
       return buf;
     tgrt_buffer *view = nullptr;
-    if (tgrt_buffer_view(buf, offset, std::max<int64_t>(1, numel(a) * itemsize(a)), &view) != TGRT_OK)
+    if (tgrt_buffer_view(buf, st->offset, std::max<int64_t>(1, numel(a) * itemsize(a)), &view) != TGRT_OK)
       return rtError("a view of a planned buffer");
     views[a] = view;
     return view;
   }
+
+  llvm::Error lowerToHCQ(MLIRContext *mctx);
 };
+
+/// tg-schedule-to-hcq on the LINEAR: its calls as steps on the CPU device;
+/// then the hcq function compiled to host code (convert-hcq-to-runtime),
+/// run once to record its queues, which are captured for replay.
+llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
+  HCQScheduleInput in;
+  HCQBindings bind;
+  in.devices = {"CPU"};
+  bind.devices = {dev};
+  llvm::DenseMap<tgrt_buffer *, unsigned> bufferIndex;
+  std::map<UOpRef, unsigned> storageIndex;
+  auto buffer = [&](UOpRef a) -> llvm::Expected<unsigned> {
+    auto b = bufferFor(a);
+    if (!b)
+      return b.takeError();
+    auto [it, fresh] = bufferIndex.try_emplace(*b, in.buffers.size());
+    if (fresh) {
+      auto st = storageOf(a);
+      if (!st)
+        return st.takeError();
+      unsigned id = storageIndex.try_emplace(st->base, storageIndex.size()).first->second;
+      in.buffers.push_back({0, id, st->offset, st->offset + numel(a) * itemsize(a)});
+      bind.buffers.push_back(*b);
+    }
+    return it->second;
+  };
+  llvm::DenseMap<UOpRef, unsigned> programIndex;
+  llvm::StringMap<unsigned> varIndex;
+  for (auto [n, si] : llvm::enumerate(linear->src)) {
+    UOpRef body = si->src[0];
+    llvm::ArrayRef<UOpRef> args = si->src.drop_front();
+    HCQStep step;
+    if (body->op == sym::Op::COPY) {
+      if (args.size() != 2)
+        return error("a COPY call takes (dst, src)");
+      auto dst = buffer(args[0]);
+      if (!dst)
+        return dst.takeError();
+      auto src = buffer(args[1]);
+      if (!src)
+        return src.takeError();
+      step.kind = HCQStep::Copy;
+      step.dst = *dst;
+      step.src = *src;
+      step.bytes = numel(args[1]) * itemsize(args[1]);
+      in.steps.push_back(std::move(step));
+      continue;
+    }
+    if (body->op != sym::Op::SINK)
+      return error("call " + llvm::Twine(n) + " has a " + sym::getOpName(body->op) + " body");
+    Compiled &k = kernels[body];
+    auto [pit, freshProgram] = programIndex.try_emplace(body, in.programs.size());
+    if (freshProgram) {
+      in.programs.push_back({k.sig.name, 0});
+      bind.programs.push_back(k.prog);
+    }
+    step.program = pit->second;
+    for (int64_t slot : k.sig.globals) {
+      if (slot < 0 || slot >= (int64_t)args.size())
+        return error("kernel " + llvm::Twine(n) + " reads PARAM " + llvm::Twine(slot) + " of " +
+                     llvm::Twine(args.size()) + " call arguments");
+      auto b = buffer(args[slot]);
+      if (!b)
+        return error("kernel " + llvm::Twine(n) + ", argument " + llvm::Twine(slot) + ": " +
+                     llvm::toString(b.takeError()));
+      if (llvm::is_contained(k.sig.outs, slot))
+        step.written.push_back(step.args.size());
+      step.args.push_back({HCQExecArg::Buffer, *b});
+    }
+    for (const std::string &v : k.sig.vars) {
+      if ((int64_t)step.args.size() == k.sig.coreIdArg) {
+        step.args.push_back({HCQExecArg::CoreId, 0});
+        continue;
+      }
+      auto it = varVals.find(v);
+      if (it == varVals.end())
+        return error("kernel " + llvm::Twine(n) + " uses variable '" + v + "', which nothing binds");
+      auto [vit, freshVar] = varIndex.try_emplace(v, in.vars.size());
+      if (freshVar) {
+        in.vars.push_back(v);
+        bind.vars.push_back(it->second);
+      }
+      step.args.push_back({HCQExecArg::Var, vit->second});
+    }
+    step.global[0] = k.sig.coreIdArg >= 0 ? k.sig.threads : 1;
+    in.steps.push_back(std::move(step));
+  }
+  mctx->loadDialect<hcq::HCQDialect, func::FuncDialect, arith::ArithDialect>();
+  Location loc = NameLoc::get(StringAttr::get(mctx, "schedule"));
+  hcqModule = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockEnd(hcqModule->getBody());
+  FailureOr<func::FuncOp> fn = buildHCQSchedule(b, loc, "schedule", in);
+  if (failed(fn))
+    return error("the schedule does not lower to hcq queue commands");
+  if (failed(verify(*hcqModule)))
+    return error("the hcq schedule does not verify");
+  auto h = HCQHostFunction::compile(*fn);
+  if (!h)
+    return h.takeError();
+  host = std::move(*h);
+  auto r = HCQReplay::capture(*host, *fn, bind);
+  if (!r)
+    return r.takeError();
+  replay = std::move(*r);
+  return llvm::Error::success();
+}
 
 TensorProgram::TensorProgram(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 TensorProgram::~TensorProgram() = default;
@@ -300,6 +438,13 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     p->outputInfos.push_back(
         {tgraph::shapeOf(view), dtypeName(view), itemsize(view), numel(view) * itemsize(view)});
   }
+  // The schedule's own compile (hcq ops to a JIT-compiled host function)
+  // and its one recording count as compile time.
+  at(Stage::Runtime);
+  auto t2 = Clock::now();
+  if (auto err = I.lowerToHCQ(mctx))
+    return std::move(err);
+  p->compileTime += msSince(t2);
   return p;
 }
 
@@ -320,57 +465,18 @@ llvm::Error TensorProgram::setBuffer(size_t index, const void *data, size_t byte
 }
 
 llvm::Error TensorProgram::run() {
-  Impl &I = *impl;
   auto t0 = Clock::now();
-  for (auto [n, si] : llvm::enumerate(I.linear->src)) {
-    UOpRef body = si->src[0];
-    llvm::ArrayRef<UOpRef> args = si->src.drop_front();
-    if (body->op == sym::Op::COPY) {
-      if (args.size() != 2)
-        return error("a COPY call takes (dst, src)");
-      auto dst = I.bufferFor(args[0]);
-      if (!dst)
-        return dst.takeError();
-      auto src = I.bufferFor(args[1]);
-      if (!src)
-        return src.takeError();
-      int64_t bytes = numel(args[1]) * itemsize(args[1]);
-      std::vector<char> tmp(std::max<int64_t>(1, bytes));
-      if (tgrt_buffer_copy_out(*src, 0, tmp.data(), bytes) != TGRT_OK ||
-          tgrt_buffer_copy_in(*dst, 0, tmp.data(), bytes) != TGRT_OK)
-        return rtError("copy " + llvm::Twine(n));
-      continue;
-    }
-    if (body->op != sym::Op::SINK)
-      return error("call " + llvm::Twine(n) + " has a " + sym::getOpName(body->op) + " body");
-    Compiled &k = I.kernels[body];
-    std::vector<tgrt_arg> launch;
-    for (int64_t slot : k.sig.globals) {
-      if (slot < 0 || slot >= (int64_t)args.size())
-        return error("kernel " + llvm::Twine(n) + " reads PARAM " + llvm::Twine(slot) + " of " +
-                     llvm::Twine(args.size()) + " call arguments");
-      auto buf = I.bufferFor(args[slot]);
-      if (!buf)
-        return error("kernel " + llvm::Twine(n) + ", argument " + llvm::Twine(slot) + ": " +
-                     llvm::toString(buf.takeError()));
-      launch.push_back(tgrt_arg_buffer(*buf));
-    }
-    for (const std::string &v : k.sig.vars) {
-      if ((int64_t)launch.size() == k.sig.coreIdArg) {
-        launch.push_back(tgrt_arg_int(0));
-        continue;
-      }
-      auto it = I.varVals.find(v);
-      if (it == I.varVals.end())
-        return error("kernel " + llvm::Twine(n) + " uses variable '" + v + "', which nothing binds");
-      launch.push_back(tgrt_arg_int(it->second));
-    }
-    if (tgrt_program_launch(k.prog, launch.data(), launch.size(), k.sig.coreIdArg, k.sig.threads) != TGRT_OK)
-      return rtError("launching kernel " + llvm::Twine(n));
-  }
+  if (auto err = impl->replay->launch())
+    return err;
   runTime = msSince(t0);
   return llvm::Error::success();
 }
+
+void TensorProgram::printHCQ(llvm::raw_ostream &os) const {
+  impl->hcqModule->print(os);
+}
+
+void TensorProgram::printHostFunction(llvm::raw_ostream &os) const { os << impl->host->llvmDialect(); }
 
 llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
   if (index >= outputInfos.size())

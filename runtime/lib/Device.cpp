@@ -3,12 +3,28 @@
 #include "Device.h"
 #include "Queue.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
 using namespace tgrt;
 
-tgrt_device::tgrt_device() : Object(kMagic, &Object::destroyAs<tgrt_device>) {}
+namespace {
+/// TGRT_WAIT_TIMEOUT_MS, else tinygrad's HCQDEV_WAIT_TIMEOUT_MS default.
+uint64_t defaultWaitTimeoutMs() {
+  const char *env = std::getenv("TGRT_WAIT_TIMEOUT_MS");
+  if (env && *env) {
+    char *end = nullptr;
+    unsigned long long v = std::strtoull(env, &end, 10);
+    if (!*end)
+      return v;
+  }
+  return 30000;
+}
+} // namespace
+
+tgrt_device::tgrt_device()
+    : Object(kMagic, &Object::destroyAs<tgrt_device>), waitTimeoutMs(defaultWaitTimeoutMs()) {}
 
 tgrt_device::~tgrt_device() {
   // Normally close() already stopped the engines; this covers a device whose
@@ -156,6 +172,14 @@ tgrt_status tgrt_device_query(const tgrt_device *device, tgrt_device_info *out_i
     info.api_version = TGRT_API_VERSION;
     device->driver->query(info);
     *out_info = info;
+    return TGRT_OK;
+  });
+}
+
+tgrt_status tgrt_device_set_wait_timeout(tgrt_device *device, uint64_t timeout_ms) {
+  return apiCall("tgrt_device_set_wait_timeout", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(device, "tgrt_device_set_wait_timeout", "device"));
+    device->waitTimeoutMs.store(timeout_ms, std::memory_order_relaxed);
     return TGRT_OK;
   });
 }

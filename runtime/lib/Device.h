@@ -37,6 +37,9 @@ struct tgrt_device final : tgrt::Object {
   std::shared_mutex lifecycle;
   bool closed = false; // guarded by lifecycle
 
+  /// tgrt_device_set_wait_timeout's limit for queue waits (ms).
+  std::atomic<uint64_t> waitTimeoutMs;
+
   /// Set at close when queued waits can no longer be satisfied.
   std::atomic<bool> cancelWaits{false};
 

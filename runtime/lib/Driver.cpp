@@ -1,6 +1,7 @@
 //===- Driver.cpp - opening devices by name ---------------------------------===//
 
 #include "Driver.h"
+#include "Queue.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -33,14 +34,27 @@ Status tgrt::openDriver(const char *function, const std::string &name,
                    indexText.c_str(), name.c_str());
     index = static_cast<unsigned>(v);
   }
+  Status (*open)(const tgrt_device_options &, unsigned, std::unique_ptr<DeviceDriver> &) = nullptr;
   if (driver == "CPU")
-    return openCPUDriver(options, index, out);
-  if (driver == "VULKAN")
-    return openVulkanDriver(options, index, out);
-  if (driver == "CUDA")
-    return openCudaDriver(options, index, out);
-  if (driver == "AMD")
-    return openAmdDriver(options, index, out);
-  return failf(TGRT_NOT_FOUND, "%s: no device '%s' (this runtime has: %s)", function, name.c_str(),
-               driverNames());
+    open = openCPUDriver;
+  else if (driver == "VULKAN")
+    open = openVulkanDriver;
+  else if (driver == "CUDA")
+    open = openCudaDriver;
+  else if (driver == "AMD")
+    open = openAmdDriver;
+  else
+    return failf(TGRT_NOT_FOUND, "%s: no device '%s' (this runtime has: %s)", function, name.c_str(),
+                 driverNames());
+  // The drivers' messages say what is missing ("no CUDA driver: ...") and
+  // come first, as tgrt-devices and the device checks print them; the
+  // device asked for follows.
+  Status s = open(options, index, out);
+  if (s != TGRT_OK) {
+    std::string what = tgrt_last_error(); // failf rewrites the buffer it points into
+    return failf(s, "%s (%s '%s')", what.c_str(), function, name.c_str());
+  }
+  return TGRT_OK;
 }
+
+void tgrt::writeSignalTimestamp(tgrt_signal *signal, uint64_t ns) { signal->setTimestamp(ns); }

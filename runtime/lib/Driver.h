@@ -7,8 +7,11 @@
 // as IREE's HAL drivers are: memory, programs, and running the device
 // commands of a queue (launches, copies, barriers) to completion. The CPU
 // driver runs ELF objects on a thread pool; the Vulkan driver records
-// command buffers of compute dispatches. Signals, waits and timestamps stay
-// host-side timeline operations of the engine between device command runs.
+// command buffers of compute dispatches. A run of device commands is started
+// with submit() and may still be executing when it returns (the ticket says
+// when it is done), so an engine can queue the next run behind it. Signals
+// and waits stay host-side timeline operations of the engine; timestamps are
+// device commands where the driver can stamp them in the host's clock.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TGRT_LIB_DRIVER_H
@@ -16,6 +19,7 @@
 
 #include "Status.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,6 +28,7 @@
 
 struct tgrt_buffer;
 struct tgrt_program;
+struct tgrt_signal;
 
 namespace tgrt {
 
@@ -44,10 +49,11 @@ public:
 
 /// A validated launch. Arguments are kept as the C API gave them (buffers
 /// retained by the command that holds the launch); each driver turns them
-/// into its own calling convention.
+/// into its own calling convention. (Sized to the launch: a recording of
+/// many launches stays small enough to build and copy cheaply.)
 struct Launch {
   uint32_t numArgs = 0;
-  tgrt_arg args[TGRT_MAX_ARGS] = {};
+  std::vector<tgrt_arg> args; // numArgs of them
   uint32_t global[3] = {1, 1, 1};
   uint32_t local[3] = {1, 1, 1};
   int32_t coreIdArg = -1; ///< CPU: the argument that receives the thread id
@@ -55,7 +61,7 @@ struct Launch {
 
 /// A device command: what runs on the hardware, in queue order.
 struct DeviceCommand {
-  enum Op { Exec, Copy, MemoryBarrier };
+  enum Op { Exec, Copy, MemoryBarrier, Timestamp };
   Op op = Exec;
   const tgrt_program *program = nullptr; // Exec
   const Launch *launch = nullptr;        // Exec
@@ -64,7 +70,15 @@ struct DeviceCommand {
   const tgrt_buffer *src = nullptr;
   size_t srcOffset = 0;
   size_t size = 0;
+  tgrt_signal *signal = nullptr; // Timestamp: whose slot gets the time
 };
+
+/// Writes a timestamp (ns of the host's steady clock, CLOCK_MONOTONIC) into
+/// a signal's slot, for drivers that stamp on the device.
+void writeSignalTimestamp(tgrt_signal *signal, uint64_t ns);
+
+/// The host clock timestamps are given in.
+using HostClock = std::chrono::steady_clock;
 
 /// The per-device half of a driver.
 class DeviceDriver {
@@ -88,11 +102,29 @@ public:
   virtual Status checkLaunch(const char *function, const tgrt_program &program,
                              const Launch &launch) = 0;
 
-  /// Runs `commands` in order and returns once they have completed (their
-  /// writes visible to the host and to later commands). Called by one
-  /// thread at a time per engine; drivers serialize their own hardware
-  /// queues between engines and direct launches.
-  virtual Status run(const DeviceCommand *commands, size_t count) = 0;
+  /// Starts `commands` in order, after everything submitted to the driver
+  /// before (from any engine or a direct launch), and sets `ticket` to the
+  /// run's completion ticket (0: it has already completed). Tickets grow
+  /// with submission order. Timestamp commands are only given to drivers
+  /// whose deviceTimestamps() is true. Thread-safe.
+  virtual Status submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) = 0;
+  /// Waits until the run `ticket`, and every run before it, has completed:
+  /// its writes visible to the host and its timestamps written. Gives up
+  /// with an error after the driver's own limit rather than hang. Thread-safe.
+  virtual Status wait(uint64_t ticket) {
+    (void)ticket;
+    return TGRT_OK;
+  }
+  /// Runs `commands` and returns once they have completed.
+  Status run(const DeviceCommand *commands, size_t count) {
+    uint64_t ticket = 0;
+    TGRT_RETURN_IF_ERROR(submit(commands, count, ticket));
+    return ticket ? wait(ticket) : TGRT_OK;
+  }
+  /// True when Timestamp commands run on the device in stream order and
+  /// land in the host's clock; otherwise the engine stamps them itself once
+  /// the device work before them has completed.
+  virtual bool deviceTimestamps() const { return false; }
 
   /// The device was closed: stop threads and wait for the hardware to be
   /// idle. Memory and programs stay valid to release afterwards.

@@ -123,6 +123,7 @@ Status tgrt::prepareLaunch(const char *function, const tgrt_program *program, co
                      dispatch.local_size[2]);
   }
   launch.numArgs = numArgs;
+  launch.args.assign(numArgs, tgrt_arg{});
   launch.coreIdArg = coreIdArg;
   for (int d = 0; d < 3; ++d) {
     launch.global[d] = dispatch.global_size[d];

@@ -6,9 +6,9 @@ using namespace tgrt;
 
 namespace {
 
-/// The queue's recording, copied first if a submitted snapshot shares it.
+/// The queue's recording, copied first if a submission still holds it.
 CommandList &mutableCommands(tgrt_queue *q) {
-  if (q->commands.use_count() > 1)
+  if (!q->commands->idle())
     q->commands = std::make_shared<CommandList>(*q->commands);
   return *q->commands;
 }
@@ -61,6 +61,10 @@ DeviceCommand Command::deviceCommand() const {
     d.src = src.get();
     d.srcOffset = srcOffset;
     d.size = size;
+    break;
+  case Timestamp:
+    d.op = DeviceCommand::Timestamp;
+    d.signal = signal.get();
     break;
   default:
     d.op = DeviceCommand::MemoryBarrier;
@@ -152,7 +156,7 @@ tgrt_status tgrt_queue_submit(tgrt_queue *queue) {
     TGRT_RETURN_IF_ERROR(checkNotClosed(device, "tgrt_queue_submit"));
     if (queue->commands->empty())
       return TGRT_OK;
-    device->engine(queue->type).submit(queue->commands);
+    device->engine(queue->type).submit(Submission(queue->commands, 0));
     return TGRT_OK;
   });
 }

@@ -10,6 +10,25 @@
 
 using namespace tgrt;
 
+namespace {
+std::atomic<uint64_t> nextSignalId{1};
+} // namespace
+
+tgrt_signal::tgrt_signal()
+    : Object(kMagic, &Object::destroyAs<tgrt_signal>), id_(nextSignalId.fetch_add(1)) {}
+
+std::string tgrt_signal::describe() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (name_.empty())
+    return "signal #" + std::to_string(id_);
+  return "signal '" + name_ + "'";
+}
+
+void tgrt_signal::setName(std::string name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  name_ = std::move(name);
+}
+
 void tgrt_signal::raise(uint64_t value) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -63,6 +82,16 @@ tgrt_status tgrt_signal_destroy(tgrt_signal *signal) {
   return apiRelease("tgrt_signal_destroy", signal);
 }
 
+tgrt_status tgrt_signal_set_name(tgrt_signal *signal, const char *name) {
+  return apiCall("tgrt_signal_set_name", [&]() -> Status {
+    TGRT_RETURN_IF_ERROR(checkHandle(signal, "tgrt_signal_set_name", "signal"));
+    if (!name)
+      return fail(TGRT_INVALID_ARGUMENT, "tgrt_signal_set_name: name is NULL");
+    signal->setName(name);
+    return TGRT_OK;
+  });
+}
+
 tgrt_status tgrt_signal_value(const tgrt_signal *signal, uint64_t *out_value) {
   return apiQuery("tgrt_signal_value", signal, out_value, "out_value",
                   [](const tgrt_signal &s) { return s.load(); });
@@ -90,9 +119,9 @@ tgrt_status tgrt_signal_wait(const tgrt_signal *signal, uint64_t value, uint64_t
   return apiCall("tgrt_signal_wait", [&]() -> Status {
     TGRT_RETURN_IF_ERROR(checkHandle(signal, "tgrt_signal_wait", "signal"));
     if (!signal->waitUntil(value, deadlineAfter(timeout_ms)))
-      return failf(TGRT_TIMEOUT, "tgrt_signal_wait: value %llu not reached within %llu ms (it is %llu)",
-                   (unsigned long long)value, (unsigned long long)timeout_ms,
-                   (unsigned long long)signal->load());
+      return failf(TGRT_TIMEOUT, "tgrt_signal_wait: %s did not reach value %llu within %llu ms (it is %llu)",
+                   signal->describe().c_str(), (unsigned long long)value,
+                   (unsigned long long)timeout_ms, (unsigned long long)signal->load());
     return TGRT_OK;
   });
 }

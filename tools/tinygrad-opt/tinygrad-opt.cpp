@@ -11,6 +11,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "tinygrad/Conversion/GPUPasses.h"
+#include "tinygrad/Conversion/HCQToRuntime.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/InitAllPasses.h"
 
@@ -29,5 +30,7 @@ int main(int argc, char **argv) {
   // The NVVM/ROCDL conversions (tg-gpu-to-nvvm, tg-gpu-to-rocdl).
   mlir::tinygrad::registerGPUConversionPasses();
   mlir::tinygrad::registerGPUConversionDependencies(registry);
+  // convert-hcq-to-runtime (schedules as runtime calls).
+  mlir::tinygrad::registerConvertHCQToRuntimePass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tinygrad optimizer driver\n", registry));
 }

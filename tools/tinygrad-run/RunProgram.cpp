@@ -3,7 +3,9 @@
 // A schedules.jsonl record: its tensor graph runs as an exec::TensorProgram
 // (scheduled, every kernel compiled by the CPU pipeline, the LINEAR run
 // through the runtime) on the record's inputs, and each realized tensor is
-// compared with the record's outputs.
+// compared with the record's outputs. The LINEAR runs as hcq queue
+// commands replayed on the runtime (exec::TensorProgram); --emit=host
+// prints them.
 //
 // Inputs: a program's inputs were realized before it was built, so they are
 // the tensor graph's device buffers with the lowest slots, in creation
@@ -19,6 +21,7 @@
 #include "tinygrad/Target/TinygradJSON.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -91,6 +94,19 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   if (!program)
     return die(llvm::toString(program.takeError()));
   exec::TensorProgram &prog = **program;
+  if (!opts.emitKind.empty()) {
+    if (opts.emitKind != "host" && opts.emitKind != "host-llvm")
+      return die("--emit on a tensor program takes host (the schedule as hcq queue commands) or host-llvm "
+                 "(those as the compiled host function's runtime calls)");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(opts.emitPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return die("cannot open " + opts.emitPath + ": " + ec.message());
+    if (opts.emitKind == "host")
+      prog.printHCQ(os);
+    else
+      prog.printHostFunction(os);
+  }
   llvm::ArrayRef<exec::BufferInfo> bufs = prog.buffers();
 
   const json::Array *inputs = rec->getArray("inputs");

@@ -19,6 +19,10 @@ struct ProgramOptions {
   /// `Tensor.manual_seed` of the program's RNG state (PYTHON-device buffers
   /// the record has no values for).
   uint32_t rngSeed = 1337;
+  /// --emit: "host" prints the schedule as hcq queue commands to
+  /// `emitPath`, "host-llvm" the host function they compile to (then it
+  /// runs and compares as usual); other kinds are errors.
+  llvm::StringRef emitKind, emitPath;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.

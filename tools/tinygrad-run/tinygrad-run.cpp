@@ -1,6 +1,6 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
-//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj] [-o FILE]
+//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host|host-llvm] [-o FILE]
 //                [--mlir-print-ir-after-all] [--lowered=K.mlir] [--beam=N [--beam-no-cache]]
 //                [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] [--emit=spirv|ptx|cubin|hsaco|gpu-ir]
 //
@@ -56,8 +56,10 @@ static cl::opt<std::string> casePath("case", cl::desc("kernel case (corpus kerne
 static cl::opt<bool> jsonOut("json", cl::desc("print a JSON summary as the last line"), cl::cat(runCategory));
 static cl::opt<bool> exactFloats("exact-floats",
                                  cl::desc("floats match bit for bit (zeros by sign; NaN matches NaN)"), cl::cat(runCategory));
-static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (CPU); mlir, gpu-ir, "
-                                                     "spirv, ptx, cubin or hsaco (GPU targets)"),
+static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (CPU kernels); mlir, "
+                                                     "gpu-ir, spirv, ptx, cubin or hsaco (GPU targets); host or "
+                                                     "host-llvm (tensor programs: the schedule as hcq queue commands, "
+                                                     "or compiled to runtime calls)"),
                                      cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string> writeOutputs(
@@ -130,7 +132,8 @@ int main(int argc, char **argv) {
     die("a case file is a JSON object");
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
-                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed});
+                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed, emitKind,
+                              outPath});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 

@@ -11,6 +11,10 @@
 // Huge allocations must come back as TGRT_OUT_OF_MEMORY, not abort ASan.
 extern "C" const char *__asan_default_options() { return "allocator_may_return_null=1"; }
 #endif
+#if __has_feature(thread_sanitizer)
+// The same for TSan; and a report fails the run (exit code 66 by default).
+extern "C" const char *__tsan_default_options() { return "allocator_may_return_null=1"; }
+#endif
 #endif
 
 using namespace tgrt_test;

@@ -28,7 +28,7 @@ TEST_F(SignalTest, TimelineOnlyGrows) {
   EXPECT_EQ(valueOf(s), 7u);
   TGRT_EXPECT_OK(tgrt_signal_wait(s, 7, 0));
   TGRT_EXPECT_OK(tgrt_signal_wait(s, 3, 0));
-  TGRT_EXPECT_ERROR(tgrt_signal_wait(s, 8, 0), TGRT_TIMEOUT, "value 8 not reached");
+  TGRT_EXPECT_ERROR(tgrt_signal_wait(s, 8, 0), TGRT_TIMEOUT, "did not reach value 8");
 }
 
 TEST_F(SignalTest, WaitTimesOut) {
@@ -102,9 +102,9 @@ TEST_F(QueueTest, WaitHoldsTheQueueUntilSignaled) {
   TGRT_ASSERT_OK(tgrt_queue_copy(q, dst, 0, bs, 0, 16));
   TGRT_ASSERT_OK(tgrt_queue_signal(q, done, 1));
   TGRT_ASSERT_OK(tgrt_queue_submit(q));
-  TGRT_EXPECT_ERROR(tgrt_signal_wait(done, 1, 50), TGRT_TIMEOUT, "not reached");
+  TGRT_EXPECT_ERROR(tgrt_signal_wait(done, 1, 50), TGRT_TIMEOUT, "did not reach");
   TGRT_ASSERT_OK(tgrt_signal_signal(gate, 1)); // not enough yet
-  TGRT_EXPECT_ERROR(tgrt_signal_wait(done, 1, 30), TGRT_TIMEOUT, "not reached");
+  TGRT_EXPECT_ERROR(tgrt_signal_wait(done, 1, 30), TGRT_TIMEOUT, "did not reach");
   EXPECT_EQ(download<float>(dst, 4), std::vector<float>(4, 0.0f));
   TGRT_ASSERT_OK(tgrt_signal_signal(gate, 2));
   TGRT_ASSERT_OK(tgrt_signal_wait(done, 1, TGRT_WAIT_INFINITE));
@@ -129,7 +129,7 @@ TEST_F(QueueTest, ComputeAndCopyEnginesSyncThroughSignals) {
   TGRT_ASSERT_OK(tgrt_queue_exec(xq, p, args, 3, 2, 8));
   TGRT_ASSERT_OK(tgrt_queue_signal(xq, computed, 1));
   TGRT_ASSERT_OK(tgrt_queue_submit(xq));
-  TGRT_EXPECT_ERROR(tgrt_signal_wait(copied, 1, 20), TGRT_TIMEOUT, "not reached");
+  TGRT_EXPECT_ERROR(tgrt_signal_wait(copied, 1, 20), TGRT_TIMEOUT, "did not reach");
   TGRT_ASSERT_OK(tgrt_signal_signal(gate, 1));
   TGRT_ASSERT_OK(tgrt_signal_wait(copied, 1, 10000));
   EXPECT_EQ(download<float>(host, 1024), std::vector<float>(1024, 9.0f));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,13 @@ inline tgrt_dispatch gpuDispatch(uint32_t groups, uint32_t local) {
   return d;
 }
 
+/// start, start+1, ... (n values).
+template <typename T> std::vector<T> iota(size_t n, T start) {
+  std::vector<T> v(n);
+  std::iota(v.begin(), v.end(), start);
+  return v;
+}
+
 /// A fixture with an open device and automatic release of what a test makes.
 class RuntimeTest : public ::testing::Test {
 protected:
@@ -100,6 +108,13 @@ protected:
   template <typename T> std::vector<T> download(tgrt_buffer *b, size_t count) {
     std::vector<T> v(count);
     EXPECT_EQ(tgrt_buffer_copy_out(b, 0, v.data(), count * sizeof(T)), TGRT_OK) << tgrt_last_error();
+    return v;
+  }
+  tgrt_buffer *view(tgrt_buffer *parent, size_t offset, size_t size) {
+    tgrt_buffer *v = nullptr;
+    EXPECT_EQ(tgrt_buffer_view(parent, offset, size, &v), TGRT_OK) << tgrt_last_error();
+    if (v)
+      buffers.push_back(v);
     return v;
   }
   tgrt_program *load(const std::string &kernel, const char *entry = nullptr) {

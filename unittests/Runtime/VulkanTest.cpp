@@ -52,20 +52,9 @@ protected:
     return p;
   }
   static tgrt_dispatch dims(uint32_t groups, uint32_t local = 64) { return gpuDispatch(groups, local); }
-  tgrt_buffer *view(tgrt_buffer *parent, size_t offset, size_t size) {
-    tgrt_buffer *v = nullptr;
-    EXPECT_EQ(tgrt_buffer_view(parent, offset, size, &v), TGRT_OK) << tgrt_last_error();
-    if (v)
-      buffers.push_back(v);
-    return v;
-  }
 };
 
-std::vector<float> iota(size_t n, float start) {
-  std::vector<float> v(n);
-  std::iota(v.begin(), v.end(), start);
-  return v;
-}
+std::vector<float> iota(size_t n, float start) { return tgrt_test::iota<float>(n, start); }
 
 TEST_F(VulkanTest, QueryDescribesTheDevice) {
   tgrt_device_info info{};
@@ -155,6 +144,46 @@ TEST_F(VulkanTest, BadProgramsAreReported) {
   std::vector<uint8_t> elf = kernelObject("add");
   TGRT_EXPECT_ERROR(tgrt_program_load(dev, elf.data(), elf.size(), nullptr, &p), TGRT_UNSUPPORTED,
                     "SPIR-V programs only");
+}
+
+TEST_F(VulkanTest, MalformedSpirvIsRejectedBeforeTheDriverSeesIt) {
+  // Handing a driver a malformed module is invalid usage (it may crash, or
+  // spend minutes under the validation layer): every truncation of a real
+  // module, a corrupt word count and a missing entry point are errors.
+  std::vector<uint8_t> spv = kernelObject("add_spirv", ".spv");
+  tgrt_program_desc d{};
+  d.api_version = TGRT_API_VERSION;
+  d.format = TGRT_FORMAT_SPIRV;
+  d.entry_name = "add";
+  d.num_buffers = 3;
+  uint8_t four[] = {4};
+  d.num_scalars = 1;
+  d.scalar_bytes = four;
+  d.offsets_word = 1;
+  d.local_size[0] = 64, d.local_size[1] = d.local_size[2] = 1;
+  tgrt_program *p = nullptr;
+  for (size_t size = 0; size < spv.size(); size += 4) {
+    d.binary = spv.data();
+    d.size = size;
+    ASSERT_EQ(tgrt_program_create(dev, &d, &p), TGRT_INVALID_OBJECT) << size << ": " << tgrt_last_error();
+  }
+  std::vector<uint8_t> bad = spv;
+  bad[5 * 4 + 2] = 0xff; // the first instruction's word count
+  d.binary = bad.data();
+  d.size = bad.size();
+  TGRT_EXPECT_ERROR(tgrt_program_create(dev, &d, &p), TGRT_INVALID_OBJECT, "truncated or corrupt");
+  d.binary = spv.data();
+  d.entry_name = "nope";
+  TGRT_EXPECT_ERROR(tgrt_program_create(dev, &d, &p), TGRT_NOT_FOUND, "no GLCompute entry point 'nope'");
+  EXPECT_EQ(p, nullptr);
+}
+
+TEST_F(VulkanTest, TimestampsComeFromTheDevice) {
+  // lavapipe has VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC.
+  tgrt_device_info info{};
+  info.api_version = TGRT_API_VERSION;
+  TGRT_ASSERT_OK(tgrt_device_query(dev, &info));
+  EXPECT_TRUE(info.features & TGRT_FEATURE_DEVICE_TIMESTAMPS);
 }
 
 TEST_F(VulkanTest, QueuedDispatchesCopiesAndSignals) {

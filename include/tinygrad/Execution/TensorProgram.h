@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
@@ -77,14 +78,21 @@ public:
 
   /// Copies `bytes` into buffers()[index] (exactly its size).
   llvm::Error setBuffer(size_t index, const void *data, size_t bytes);
-  /// Runs the LINEAR once, in order, and waits.
+  /// Runs the LINEAR once and waits: a replay of its hcq queue commands,
+  /// recorded when the program was created.
   llvm::Error run();
+  /// The schedule as `hcq` ops (tg-schedule-to-hcq), what run() replays.
+  void printHCQ(llvm::raw_ostream &os) const;
+  /// The same compiled to host code: the llvm.func of runtime calls
+  /// (convert-hcq-to-runtime) that recorded what run() replays.
+  void printHostFunction(llvm::raw_ostream &os) const;
   /// outputs()[index] as dense row-major bytes (padding reads as zero).
   llvm::Expected<std::vector<char>> readOutput(size_t index);
 
   unsigned numKernels() const { return kernelCount; }
   unsigned numCopies() const { return copyCount; }
   double scheduleMs() const { return scheduleTime; }
+  /// Kernels, then the schedule (to a host function, recorded once).
   double compileMs() const { return compileTime; }
   /// Time of the last run().
   double runMs() const { return runTime; }

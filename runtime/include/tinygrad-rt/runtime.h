@@ -126,7 +126,11 @@ enum {
   TGRT_FEATURE_INT8 = 1u << 2,     /* 8-bit integer arithmetic and storage */
   TGRT_FEATURE_INT16 = 1u << 3,
   TGRT_FEATURE_INT64 = 1u << 4,
-  TGRT_FEATURE_HOST_MEMORY = 1u << 5 /* buffers have host pointers        */
+  TGRT_FEATURE_HOST_MEMORY = 1u << 5, /* buffers have host pointers       */
+  /* Queue timestamps are taken on the device, in stream order, and
+   * converted to the host clock; without it the engine stamps the host time
+   * once the work before the timestamp has completed. */
+  TGRT_FEATURE_DEVICE_TIMESTAMPS = 1u << 6
 };
 typedef struct tgrt_device_info {
   uint32_t api_version;            /* TGRT_API_VERSION, set by the caller      */
@@ -146,8 +150,19 @@ TGRT_API tgrt_status tgrt_device_query(const tgrt_device *device, tgrt_device_in
 /* Number of threads a launch runs on in parallel (>= 1). */
 TGRT_API tgrt_status tgrt_device_thread_count(const tgrt_device *device, uint32_t *out_count);
 /* Blocks until every submission made before the call has completed.
- * timeout_ms as in tgrt_signal_wait. */
+ * timeout_ms as in tgrt_signal_wait. If submitted work failed since the last
+ * report (a device error, or a queue wait that timed out), returns that
+ * failure once. */
 TGRT_API tgrt_status tgrt_device_synchronize(tgrt_device *device, uint64_t timeout_ms);
+/* How long a recorded queue wait (tgrt_queue_wait) may block the device's
+ * engine before it gives up: the wait fails with TGRT_TIMEOUT naming the
+ * signal and the value, the commands queued behind it on that engine are
+ * dropped, and tgrt_device_synchronize / tgrt_device_close report it, as
+ * tinygrad's HCQ waits do (HCQDEV_WAIT_TIMEOUT_MS). The default is
+ * TGRT_WAIT_TIMEOUT_MS from the environment, else 30000 ms;
+ * TGRT_WAIT_INFINITE turns the limit off. Applies to waits reached after
+ * the call. */
+TGRT_API tgrt_status tgrt_device_set_wait_timeout(tgrt_device *device, uint64_t timeout_ms);
 
 /* ---- buffers ------------------------------------------------------------ */
 
@@ -295,21 +310,27 @@ TGRT_API tgrt_status tgrt_nvrtc_free(void *binary);
 
 /* ---- timeline signals --------------------------------------------------- */
 
-/* A timeline signal holds a uint64 that only grows, plus a timestamp slot. */
+/* A timeline signal holds a uint64 that only grows, plus a timestamp slot.
+ * Values use all 64 bits on every driver (no wrap at 2^31 or 2^32). */
 TGRT_API tgrt_status tgrt_signal_create(tgrt_device *device, uint64_t initial_value,
                                         tgrt_signal **out_signal);
 TGRT_API tgrt_status tgrt_signal_destroy(tgrt_signal *signal);
+/* Names the signal in error messages ("signal 'name'"; unnamed signals are
+ * "signal #<n>", n unique in the process). The name is copied. */
+TGRT_API tgrt_status tgrt_signal_set_name(tgrt_signal *signal, const char *name);
 TGRT_API tgrt_status tgrt_signal_value(const tgrt_signal *signal, uint64_t *out_value);
 /* Sets the value from the host. A value below the current one is rejected
  * (TGRT_INVALID_ARGUMENT) and leaves the signal unchanged. */
 TGRT_API tgrt_status tgrt_signal_signal(tgrt_signal *signal, uint64_t value);
-/* Nanoseconds (CLOCK_MONOTONIC) written by the last queue timestamp command;
- * 0 if none ran yet. */
+/* Nanoseconds of CLOCK_MONOTONIC (the host clock; std::chrono::steady_clock)
+ * at which the last queue timestamp command ran on the device, in every
+ * driver's case converted to the host clock; 0 if none ran yet. */
 TGRT_API tgrt_status tgrt_signal_timestamp(const tgrt_signal *signal, uint64_t *out_ns);
 
 #define TGRT_WAIT_INFINITE UINT64_MAX
 /* Blocks until the signal's value is >= value. timeout_ms: 0 polls once,
- * TGRT_WAIT_INFINITE never times out. Returns TGRT_TIMEOUT if it ran out. */
+ * TGRT_WAIT_INFINITE never times out. Returns TGRT_TIMEOUT if it ran out,
+ * with a message naming the signal, the value and the value reached. */
 TGRT_API tgrt_status tgrt_signal_wait(const tgrt_signal *signal, uint64_t value,
                                       uint64_t timeout_ms);
 
@@ -358,6 +379,49 @@ TGRT_API tgrt_status tgrt_queue_submit(tgrt_queue *queue);
 /* Drops the recorded commands (submitted copies are unaffected). */
 TGRT_API tgrt_status tgrt_queue_reset(tgrt_queue *queue);
 TGRT_API tgrt_status tgrt_queue_command_count(const tgrt_queue *queue, size_t *out_count);
+
+/* ---- graphs (captured schedules, replayed) ------------------------------ */
+
+/* A graph is tinygrad's TinyJit/HCQGraph: the recordings of one or more
+ * queues of a device, captured once and launched again and again, with the
+ * buffers and integer arguments that change between launches patched in
+ * place (only what changed; the rest of the recording is reused as is).
+ *
+ * Signals the captured queues both signal and wait on are the graph's own:
+ * each launch rebases their values, so launch k (from 0) uses
+ * v + k * span where span is the largest value recorded for the signal
+ * minus its value at capture. Other signals keep their recorded values.
+ * Launches run in launch order; a graph's calls are not thread-safe against
+ * other calls on the same graph. */
+typedef struct tgrt_graph tgrt_graph;
+
+/* Captures the current recordings of queues[0..num_queues) (all of one
+ * device), which a launch submits in this order, each to its queue type's
+ * engine. The queues stay usable and may be reset or destroyed; the graph
+ * keeps what it captured (and the objects it names) alive. */
+TGRT_API tgrt_status tgrt_graph_create(tgrt_queue *const *queues, uint32_t num_queues,
+                                       tgrt_graph **out_graph);
+/* Releases the graph; launches in flight still complete. */
+TGRT_API tgrt_status tgrt_graph_destroy(tgrt_graph *graph);
+/* Number of exec commands captured, counted across the queues in order:
+ * the exec_index of the update calls. */
+TGRT_API tgrt_status tgrt_graph_exec_count(const tgrt_graph *graph, uint32_t *out_count);
+/* Replaces every use of `captured` (a buffer handle the captured recording
+ * names, as an exec argument or a copy's source or destination) by
+ * `buffer`, of the same device and at least as large. Later launches use
+ * it; launches already made are unaffected. */
+TGRT_API tgrt_status tgrt_graph_update_buffer(tgrt_graph *graph, const tgrt_buffer *captured,
+                                              tgrt_buffer *buffer);
+/* Sets integer argument arg_index of exec exec_index (a bound variable). */
+TGRT_API tgrt_status tgrt_graph_update_arg(tgrt_graph *graph, uint32_t exec_index,
+                                           uint32_t arg_index, int64_t value);
+/* Sets the global size of exec exec_index (launch dims that depend on a
+ * variable), checked as a recorded dispatch is. */
+TGRT_API tgrt_status tgrt_graph_update_dispatch(tgrt_graph *graph, uint32_t exec_index,
+                                                const uint32_t global_size[3]);
+/* Submits the graph. When signal is not NULL it is set to value once every
+ * captured queue of this launch has completed. */
+TGRT_API tgrt_status tgrt_graph_launch(tgrt_graph *graph, tgrt_signal *signal, uint64_t value);
 
 #ifdef __cplusplus
 } /* extern "C" */

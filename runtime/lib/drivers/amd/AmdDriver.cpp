@@ -124,7 +124,9 @@ public:
   Status copyOut(const Memory &memory, size_t offset, void *dst, size_t size) override;
   Status loadProgram(const tgrt_program_desc &desc, std::unique_ptr<ProgramImpl> &out) override;
   Status checkLaunch(const char *function, const tgrt_program &program, const Launch &launch) override;
-  Status run(const DeviceCommand *commands, size_t count) override;
+  /// Runs the commands to completion before it returns (ticket 0): the
+  /// engines' overlap of submit and wait is not used by this driver yet.
+  Status submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) override;
 
 private:
   Status allocateFrom(hsa_amd_memory_pool_t pool, size_t size, void *&out);
@@ -388,7 +390,8 @@ Status AmdDriver::dispatch(const tgrt_program &program, const Launch &launch) {
   return TGRT_OK;
 }
 
-Status AmdDriver::run(const DeviceCommand *commands, size_t count) {
+Status AmdDriver::submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) {
+  ticket = 0;
   std::lock_guard<std::mutex> lock(queueMutex_);
   if (lost_)
     return failf(TGRT_ABORTED, "AMD device '%s' is unusable after an earlier failure: %s", props_.arch.c_str(),
@@ -400,6 +403,9 @@ Status AmdDriver::run(const DeviceCommand *commands, size_t count) {
       st = dispatch(*c.program, *c.launch);
       if (st != TGRT_OK)
         lost_ = std::make_unique<std::string>(tgrt_last_error());
+    } else if (c.op == DeviceCommand::Timestamp) {
+      // deviceTimestamps() is false: the engine stamps after the work before.
+      st = fail(TGRT_INTERNAL, "AMD: a timestamp command reached the driver");
     } else if (c.op == DeviceCommand::Copy && c.size) {
       auto *src = static_cast<uint8_t *>(devicePointer(c.src->root->memory)) + c.src->offset + c.srcOffset;
       auto *dst = static_cast<uint8_t *>(devicePointer(c.dst->root->memory)) + c.dst->offset + c.dstOffset;

@@ -97,7 +97,9 @@ public:
 
   Status checkLaunch(const char *, const tgrt_program &, const Launch &) override { return TGRT_OK; }
 
-  Status run(const DeviceCommand *commands, size_t count) override {
+  /// Runs the commands on the calling thread: complete when it returns.
+  Status submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) override {
+    ticket = 0;
     for (size_t i = 0; i < count; ++i) {
       const DeviceCommand &c = commands[i];
       switch (c.op) {
@@ -111,6 +113,8 @@ public:
         // Commands already complete in order and the pool's join orders the
         // kernel threads' writes before whatever runs next.
         break;
+      case DeviceCommand::Timestamp: // not given: deviceTimestamps() is false
+        return fail(TGRT_INTERNAL, "the CPU driver got a device timestamp");
       }
     }
     return TGRT_OK;
@@ -143,10 +147,10 @@ private:
 Status tgrt::openCPUDriver(const tgrt_device_options &options, unsigned index,
                            std::unique_ptr<DeviceDriver> &out) {
   if (index != 0)
-    return failf(TGRT_NOT_FOUND, "tgrt_device_open: there is one CPU device, not CPU:%u", index);
+    return failf(TGRT_UNAVAILABLE, "there is one CPU device (CPU:0), not CPU:%u", index);
   if (options.num_threads > kMaxThreads)
-    return failf(TGRT_INVALID_ARGUMENT, "tgrt_device_open: num_threads %u exceeds %u",
-                 options.num_threads, kMaxThreads);
+    return failf(TGRT_INVALID_ARGUMENT, "num_threads %u exceeds %u", options.num_threads,
+                 kMaxThreads);
   uint32_t threads = options.num_threads ? options.num_threads : ThreadPool::availableCores();
   out = std::make_unique<CPUDriver>(threads);
   return TGRT_OK;

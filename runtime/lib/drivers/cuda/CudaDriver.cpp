@@ -97,7 +97,9 @@ public:
   Status copyOut(const Memory &memory, size_t offset, void *dst, size_t size) override;
   Status loadProgram(const tgrt_program_desc &desc, std::unique_ptr<ProgramImpl> &out) override;
   Status checkLaunch(const char *function, const tgrt_program &program, const Launch &launch) override;
-  Status run(const DeviceCommand *commands, size_t count) override;
+  /// Runs the commands to completion before it returns (ticket 0): the
+  /// engines' overlap of submit and wait is not used by this driver yet.
+  Status submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) override;
   void shutdown() noexcept override {
     std::lock_guard<std::mutex> lock(queueMutex_);
     if (ctx_) {
@@ -328,6 +330,9 @@ Status CudaDriver::enqueue(const DeviceCommand &c) {
   }
   case DeviceCommand::MemoryBarrier:
     return TGRT_OK; // one stream runs its work in order, each command seeing the last one's writes
+  case DeviceCommand::Timestamp:
+    // deviceTimestamps() is false: the engine stamps after the work before.
+    return fail(TGRT_INTERNAL, "CUDA: a timestamp command reached the driver");
   }
   return TGRT_OK;
 }
@@ -354,7 +359,8 @@ Status CudaDriver::waitForStream() {
   }
 }
 
-Status CudaDriver::run(const DeviceCommand *commands, size_t count) {
+Status CudaDriver::submit(const DeviceCommand *commands, size_t count, uint64_t &ticket) {
+  ticket = 0;
   std::lock_guard<std::mutex> lock(queueMutex_);
   if (lost_)
     return failf(TGRT_ABORTED, "CUDA device '%s' is unusable after an earlier failure: %s", props_.description.c_str(),

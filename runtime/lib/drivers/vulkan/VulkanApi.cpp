@@ -64,6 +64,10 @@ Status vk::loadInstance(Api &api, VkInstance instance) {
     return fail(TGRT_UNAVAILABLE, "the Vulkan instance has no " #name);
   TGRT_VK_INSTANCE_FUNCTIONS(TGRT_VK_LOAD)
 #undef TGRT_VK_LOAD
+#define TGRT_VK_LOAD(name)                                                                         \
+  api.name = reinterpret_cast<PFN_##name>(api.vkGetInstanceProcAddr(instance, #name));
+  TGRT_VK_OPTIONAL_INSTANCE_FUNCTIONS(TGRT_VK_LOAD)
+#undef TGRT_VK_LOAD
   return TGRT_OK;
 }
 
@@ -73,6 +77,10 @@ Status vk::loadDevice(Api &api, VkDevice device) {
   if (!api.name)                                                                                   \
     return fail(TGRT_UNAVAILABLE, "the Vulkan device has no " #name " (Vulkan 1.2 is needed)");
   TGRT_VK_DEVICE_FUNCTIONS(TGRT_VK_LOAD)
+#undef TGRT_VK_LOAD
+#define TGRT_VK_LOAD(name)                                                                         \
+  api.name = reinterpret_cast<PFN_##name>(api.vkGetDeviceProcAddr(device, #name));
+  TGRT_VK_OPTIONAL_DEVICE_FUNCTIONS(TGRT_VK_LOAD)
 #undef TGRT_VK_LOAD
   return TGRT_OK;
 }

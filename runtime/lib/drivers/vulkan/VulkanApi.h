@@ -30,7 +30,12 @@ namespace tgrt::vk {
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                                      \
   X(vkGetPhysicalDeviceMemoryProperties)                                                           \
   X(vkCreateDevice)                                                                                \
-  X(vkGetDeviceProcAddr)
+  X(vkGetDeviceProcAddr)                                                                           \
+  X(vkEnumerateDeviceExtensionProperties)
+
+/// Extension entry points: null when the instance or device lacks them.
+#define TGRT_VK_OPTIONAL_INSTANCE_FUNCTIONS(X) X(vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
+#define TGRT_VK_OPTIONAL_DEVICE_FUNCTIONS(X) X(vkGetCalibratedTimestampsEXT)
 
 #define TGRT_VK_DEVICE_FUNCTIONS(X)                                                                \
   X(vkDestroyDevice)                                                                               \
@@ -72,7 +77,12 @@ namespace tgrt::vk {
   X(vkCreateSemaphore)                                                                             \
   X(vkDestroySemaphore)                                                                            \
   X(vkWaitSemaphores)                                                                              \
-  X(vkGetSemaphoreCounterValue)
+  X(vkGetSemaphoreCounterValue)                                                                    \
+  X(vkCreateQueryPool)                                                                             \
+  X(vkDestroyQueryPool)                                                                            \
+  X(vkCmdResetQueryPool)                                                                           \
+  X(vkCmdWriteTimestamp)                                                                           \
+  X(vkGetQueryPoolResults)
 
 /// The loaded entry points of one instance and one device.
 struct Api {
@@ -81,6 +91,8 @@ struct Api {
   TGRT_VK_GLOBAL_FUNCTIONS(TGRT_VK_DECLARE)
   TGRT_VK_INSTANCE_FUNCTIONS(TGRT_VK_DECLARE)
   TGRT_VK_DEVICE_FUNCTIONS(TGRT_VK_DECLARE)
+  TGRT_VK_OPTIONAL_INSTANCE_FUNCTIONS(TGRT_VK_DECLARE)
+  TGRT_VK_OPTIONAL_DEVICE_FUNCTIONS(TGRT_VK_DECLARE)
 #undef TGRT_VK_DECLARE
 };
 
