@@ -12,6 +12,10 @@ shared/reference/tinygrad-backend-hook.md (option A):
    its UOps as compiled, SOURCE = the AST JSON, BINARY = our ELF object, arg = ProgramInfo).
    Anything else goes to tinygrad's original.
 
+3. `DEV=VULKAN` selects our GPU device (gpu_device.py, registered as tinygrad.runtime.ops_vulkan): its
+   kernels are compiled for the target "vulkan" (tgc_compile_kernel) and dispatched through the
+   runtime's Vulkan driver. No fallback there either.
+
 Use it as `import tinygrad_mlir.tinygrad`, as a pytest plugin (`-p tinygrad_mlir.tinygrad`), or
 through python/tinygrad_mlir/site/sitecustomize.py on PYTHONPATH (for subprocesses).
 
