@@ -7,7 +7,7 @@ set -euo pipefail
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
-CORPUS=${TG_CORPUS_KERNELS:-$ROOT/../shared/corpus/kernels}
+CORPUS=${TG_CORPUS_KERNELS:-${TG_CORPUS_DIR:-$ROOT/../shared/corpus}/kernels}
 OUT="$BUILD/bench/kernels"
 # tinygrad runs under Debian's python (numpy); pyenv shims may lack it.
 PY=${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3 )}

@@ -6,7 +6,7 @@
 set -euo pipefail
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${TG_CORPUS:-$ROOT/../shared/corpus/schedules.jsonl}
+CORPUS=${TG_CORPUS:-${TG_CORPUS_DIR:-$ROOT/../shared/corpus}/schedules.jsonl}
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 mkdir -p "$BUILD/bench"
 ours=$("$BUILD/bench/bench-schedule" "$CORPUS" "${REPS:-20}")

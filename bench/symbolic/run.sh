@@ -4,7 +4,7 @@
 set -euo pipefail
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${TG_CORPUS:-$ROOT/../shared/corpus/symbolic.jsonl}
+CORPUS=${TG_CORPUS:-${TG_CORPUS_DIR:-$ROOT/../shared/corpus}/symbolic.jsonl}
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 ours=$("$BUILD/bench/bench-symbolic" "$CORPUS" "${REPS:-50}")
 echo "$ours" | grep -v _MEDIAN_US
