@@ -90,6 +90,21 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   // writes `acc + a*b` and contracts it to an FMA. The product is formed
   // per folded lane so that LLVM fuses it into its add, as it does there.
   UOpRef src = u->src[0];
+  // A gated term, WHERE(g, x, Invalid): tinygrad moves the accumulating ALU
+  // inside the gate (pm_data_invalid) and makes the accumulator's STORE a
+  // gated one, `if (g) acc = acc <op> x`. So x meets the accumulator
+  // directly (C contracts `acc + a*b` to an FMA, whose unrounded product
+  // can keep an overflowing term finite) and the accumulator keeps its
+  // value where g is false (-0.0 stays -0.0), where `acc + (g ? x : 0)`
+  // would differ on both. Only for a gate every folded lane shares (one
+  // that varies over them drops whole lane groups in tinygrad's form,
+  // which the term-by-term path below computes).
+  UOpRef gate = nullptr;
+  if (!loops.empty() && src->op == K::WHERE && src->src[2]->isInvalid() &&
+      llvm::none_of(laneShape(src->src[0]), [&](UOpRef r) { return llvm::is_contained(folded, r); })) {
+    gate = src->src[0];
+    src = src->src[1];
+  }
   // (Only where no conversion sits between: a cast that computes nothing
   // is no barrier to the contraction either.)
   auto noConversion = [&](DType from, DType to) {
@@ -333,11 +348,14 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       d = scopes.size() - 1;
     }
     if (error.empty()) {
-      if (Value x = emitSrc()) {
+      Value x = emitSrc();
+      Value g = x && gate ? emitL(gate) : Value();
+      if (x && (!gate || g)) {
         b.setInsertionPoint(scopes.back().tail);
         x = prepare(x);
         findDropped();
         Value cur = accLoad(acc, accT);
+        Value accIn = cur;
         SmallVector<UOpRef, 4> waits{reg, init};
         for (UOpRef r : loops)
           waits.push_back(r);
@@ -376,7 +394,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         }
         if (!lanesFirst)
           cur = endChain(cur);
-        Operation *update = accStore(foldZeroProduct(cur), acc);
+        cur = foldZeroProduct(cur);
+        if (gate)
+          cur = arith::SelectOp::create(b, loc, broadcastTo(g, laneShape(gate), outShape), cur, accIn);
+        Operation *update = accStore(cur, acc);
         UOpRef updated = sc.get(K::STORE, voidT, {regIndex(reg), chain});
         note(update, updated, nOut);
         chain = updated;
