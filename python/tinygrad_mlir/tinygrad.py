@@ -197,7 +197,7 @@ def compile_to_program(ast, renderer):
     _log(f"compiled {name} (ast {backend.ast_digest(ast_json)}) in {res.get('compile_ms', 0):.1f} ms, "
          f"{len(res['binary'])} B, globals {res['globals']}, vars {res['vars']}, global_size {res['global_size']}")
     if _env_on("TINYGRAD_MLIR_CHECK"):
-        register_check(ast, renderer, prg, name, ast_json)
+        prg = register_check(ast, renderer, prg, name, ast_json)
     return prg
 
 
@@ -206,17 +206,24 @@ _check_refs = {}  # our PROGRAM's key -> (it, tinygrad's PROGRAM for the same AS
 
 def register_check(ast, renderer, prg, name, ast_json):
     """TINYGRAD_MLIR_CHECK: also build tinygrad's own (Clang) program for `ast`; every launch of
-    ours is then compared with it on the same (real) inputs (see _CheckingProgram)."""
+    ours is then compared with it on the same (real) inputs (see _CheckingProgram). Returns the PROGRAM
+    to run: ours, its globals widened by the buffers only tinygrad's program reads (ours folded every
+    read of them away), so that tinygrad hands the check those buffers too; ours is called without them."""
     import dataclasses
     label = f"{name} (ast {backend.ast_digest(ast_json)})"
     try:
         ref = _original_do_to_program(ast, ClangRenderer(dataclasses.replace(renderer.target, renderer="CLANG")))
     except Exception as e:
         _log(f"CHECK unavailable for {label}: tinygrad's codegen failed: {type(e).__name__}: {e}")
-        return
+        return prg
     dts = {u.arg.slot: getattr(u.dtype, "base", u.dtype) for u in ast.toposort()
            if u.op is Ops.PARAM and not backend._is_alu_param(u)}
-    _check_refs[prg.key] = (prg, ref, label, ast_json, dts)
+    ours_globals = prg.arg.globals
+    if extra := set(ref.arg.globals) - set(ours_globals):
+        _log(f"CHECK {label}: buffers {sorted(extra)} are read by tinygrad's program only")
+        prg = prg.replace(arg=dataclasses.replace(prg.arg, globals=tuple(sorted(set(ours_globals) | extra))))
+    _check_refs[prg.key] = (prg, ref, label, ast_json, dts, ours_globals)
+    return prg
 
 
 class _HostBuf:
@@ -229,9 +236,9 @@ class _HostBuf:
 class _CheckingProgram:
     """Runs tinygrad's program on copies of the buffers, then ours on the real ones, and compares."""
 
-    def __init__(self, ours, ref_rt, prg, ref, label, ast_json, dts):
+    def __init__(self, ours, ref_rt, prg, ref, label, ast_json, dts, ours_globals):
         self.ours, self.ref_rt, self.prg, self.ref = ours, ref_rt, prg, ref
-        self.label, self.ast_json, self.dts = label, ast_json, dts
+        self.label, self.ast_json, self.dts, self.ours_globals = label, ast_json, dts, ours_globals
 
     def __getattr__(self, k):
         return getattr(self.ours, k)
@@ -245,7 +252,7 @@ class _CheckingProgram:
         gs, ls = self.ref.arg.launch_dims(var_vals)
         self.ref_rt(*[copies[s] for s in self.ref.arg.globals], global_size=gs, local_size=ls,
                     vals=self.ref.arg.vals(var_vals), wait=True)
-        ret = self.ours(*bufs, global_size=global_size, local_size=local_size, vals=vals, wait=wait, **kw)
+        ret = self.ours(*[by_slot[s] for s in self.ours_globals], global_size=global_size, local_size=local_size, vals=vals, wait=wait, **kw)
         self.compare(by_slot, before, copies, var_vals)
         return ret
 
@@ -306,8 +313,7 @@ def _install_check_runtime():
         chk = _check_refs.get(obj.profile_key)
         if chk is None:
             return rt
-        prg, ref, label, ast_json, dts = chk
-        return _CheckingProgram(rt, orig(self, ref.to_elf()), prg, ref, label, ast_json, dts)
+        return _CheckingProgram(rt, orig(self, chk[1].to_elf()), *chk)
     runtime._tinygrad_mlir = True
     Compiled.runtime = runtime
 
