@@ -33,6 +33,11 @@ echo "== bench/models"
 echo "== bench/models: BEAM search"
 "$PY" bench/models/search.py "$BUILD" || { echo "bench/models search FAILED"; status=1; }
 
+# GPU compile time: every corpus kernel for Vulkan, NVIDIA and AMD through
+# the C API, beside tinygrad's own CUDA renderer + NVRTC (gpu.json).
+echo "== bench/gpu"
+"$PY" bench/gpu/run.py "$BUILD" || { echo "bench/gpu FAILED"; status=1; }
+
 ninja -C "$BUILD" bench-runtime >/dev/null
 echo "== bench/runtime"
 bench/runtime/run.sh "$BUILD" || { echo "bench/runtime FAILED"; status=1; }
