@@ -173,18 +173,8 @@ static std::optional<std::pair<Scalar, Scalar>> binaryBounds(const UOp &u) {
     break;
   }
   case Op::XOR:
-    if (b == Bv && b == -1 && amin.isInt() && amax.isInt()) {
-      // x ^ -1 is ~x: for an unsigned x that is max - x (-1 is all ones
-      // there). tinygrad's Python bound (~vmax, ~vmin) is negative for an
-      // unsigned dtype, which folds `min(x) < y` (~(~x).max()) to true in
-      // its unoptimized kernel while its optimized one computes it
-      // (random-kernels --edges --replay seed 642 #36): we keep the dtype's
-      // range, so the comparison is computed either way.
-      if (isUnsigned(u.dtype))
-        if (auto hi = intMaxValue(u.dtype); hi && a >= 0 && A <= *hi)
-          return P(*hi - A, *hi - a);
+    if (b == Bv && b == -1 && amin.isInt() && amax.isInt())
       return P(~A, ~a);
-    }
     break;
   case Op::MAX: {
     // Python max keeps the first of equal values (and its bool-ness).
