@@ -37,10 +37,16 @@ class TestGraphShape(unittest.TestCase):
         # tinygrad commits such a weakint to long (UOp.const truncates as ctypes.c_int64): random-kernels
         # seed 611 --edges #36 folded a prod of shorts to 1.77e72, which JSON readers turn into a double
         big = 1766847064778384329583297500742918515827483896875618958121606201292619776
-        for v in (big, big + 5, -big - 3, 2**63, -2**63 - 1):
+        for v in (big, big + 5, -big - 3, 2**64, -2**63 - 1):
             want = (v + 2**63) % 2**64 - 2**63
             self.assertEqual(uop_to_json(const(v))["nodes"][0]["arg"], want)
         self.assertEqual(uop_to_json(const(2**63 - 1))["nodes"][0]["arg"], 2**63 - 1)
+
+    def test_weakint_const_up_to_2_64_is_whole(self):
+        # uint64's ~x is x ^ weak 2**64-1: wrapped to -1, its bounds folded min(x) < y to true where
+        # tinygrad computes it (random-kernels --edges --replay seed 642 #36); JSON readers keep a uint64
+        for v in (2**63, 2**64 - 1, 2**64 - 3):
+            self.assertEqual(uop_to_json(const(v))["nodes"][0]["arg"], v)
 
     def test_postorder_srcs_in_order(self):
         a, b = const(1), const(2)

@@ -186,12 +186,15 @@ def uop_to_json(uop):
     for u in _toposort(uop):
         arg = u.arg
         if u.op.name == "CONST" and dtype_name(u.dtype) == "weakint" and isinstance(arg, int) \
-                and not isinstance(arg, bool) and not -2**63 <= arg < 2**63:
+                and not isinstance(arg, bool) and not -2**63 <= arg < 2**64:
             # A weakint is a Python int of any size and JSON readers turn one past 64 bits into a
-            # double. pm_lower_weak commits it to long, whose truncation (dtypes' truncate,
-            # ctypes.c_int64) keeps the low 64 bits: the value we define it by. (tinygrad's C renders
-            # the literal whole, `(short)(1766...776)`, which clang refuses: random-kernels seed 611
-            # --edges #36 folded a prod of shorts to 1.77e72.)
+            # double (int64 and uint64 read exactly, as our importer does). pm_lower_weak commits it
+            # to long, whose truncation (dtypes' truncate, ctypes.c_int64) keeps the low 64 bits:
+            # the value we define it by. (tinygrad's C renders the literal whole, `(short)(1766...776)`,
+            # which clang refuses: random-kernels seed 611 --edges #36 folded a prod of shorts to
+            # 1.77e72.) Up to 2**64 the value is kept whole: a weak 2**64-1 (uint64's ~x mask) is not
+            # -1 to the bounds (random-kernels --edges --replay seed 642 #36 folded min(x) < y to
+            # true where tinygrad computes it).
             arg = (arg + 2**63) % 2**64 - 2**63
         node = {"op": u.op.name, "dtype": dtype_name(u.dtype), "src": [index[id(s)] for s in u.src],
                 "arg": encode_arg(arg), "tag": encode_arg(getattr(u, "tag", None))}
