@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Compile here, run on a lent GPU (issue 24: NVIDIA and AMD targets).
 #
-#   scripts/device-check.sh local [OUT] [--arch sm_90] [--cases DIR --compiler CMD]
+#   scripts/device-check.sh local [OUT] [--arch sm_90] [--cases DIR [--compiler CMD]]
 #       This machine (MLIR, no GPU): compiles every case to a cubin (and PTX)
 #       for --arch with our NVVM route, writes its inputs and expected outputs,
 #       and copies the MLIR-free runtime (libTinygradRuntime.so, tgrt-devices)
 #       next to them, into OUT (default build/device-check; kept well under the
 #       device tool's 64 MiB). The cases are the hand-written kernels of
-#       test/Target/GPU/Inputs; --cases/--compiler add one per kernel case of
-#       DIR (the shared corpus format) compiled by CMD (see
-#       scripts/device-check/make_cases.py: the plug-in for the kernel-AST
-#       emitter).
+#       test/Target/GPU/Inputs; --cases adds one per kernel case of DIR (the
+#       shared corpus format, e.g. ../shared/corpus/kernels), compiled from its
+#       AST by our whole route (scripts/device-check/compile_case.py:
+#       tinygrad-compile --target cuda:ARCH) or by --compiler CMD.
 #   scripts/device-check.sh device [OUT]
 #       The GPU machine (CUDA driver, Python with numpy, optionally torch; no
 #       MLIR): runs every case of OUT through our CUDA driver, compares with

@@ -18,9 +18,10 @@ numpy references. --cases DIR --compiler CMD adds one case per kernel case
 and must write CASEDIR/kernel.cubin (and kernel.ptx) plus CASEDIR/launch.json
 {"entry": ..., "global": [x,y,z], "local": [x,y,z], "scalar_bytes": [4, ...]};
 the buffers' inputs and expected outputs come from the corpus case (params,
-inputs, outputs, var_vals). That is the plug-in point for the kernel-AST
-emitter (tinygrad-compile --target cuda:ARCH); none exists yet, so no such
-command ships here.
+inputs, outputs, var_vals); an optional "globals" in launch.json lists the
+buffer slots the kernel takes, in argument order. The kernel-AST route ships
+as scripts/device-check/compile_case.py (tinygrad-compile --target
+cuda:ARCH), the default compiler of --cases.
 """
 import argparse
 import json
@@ -104,7 +105,10 @@ def corpus_case(args, path, case_dir):
     run(args.compiler.split() + [path, args.arch, case_dir])
     launch = json.load(open(os.path.join(case_dir, "launch.json")))
     buffers = []
+    taken = launch.get("globals")
     for p in sorted(case["params"], key=lambda p: p["slot"]):
+        if taken is not None and p["slot"] not in taken:
+            continue
         dt = np.dtype(p["dtype"])
         slot = str(p["slot"])
         buf = {}
@@ -127,10 +131,14 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--cases", help="a folder of kernel cases (*.json, the corpus format)")
-    ap.add_argument("--compiler", help="CMD CASE.json ARCH CASEDIR (see the module docstring)")
+    ap.add_argument("--compiler", help="CMD CASE.json ARCH CASEDIR (see the module docstring; default: "
+                    "scripts/device-check/compile_case.py, our kernel-AST route)")
     args = ap.parse_args()
-    if bool(args.cases) != bool(args.compiler):
-        sys.exit("device-check: --cases and --compiler go together")
+    if args.compiler and not args.cases:
+        sys.exit("device-check: --compiler needs --cases")
+    if args.cases and not args.compiler:
+        args.compiler = f"{sys.executable} {os.path.join(args.root, 'scripts', 'device-check', 'compile_case.py')}"
+        os.environ.setdefault("BUILD", args.build)
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(os.path.join(args.out, "cases"))
     runtime = os.path.join(args.out, "runtime")
