@@ -48,6 +48,23 @@ static tgc_status readOptions(const char *fn, const tgc_cpu_options *options, tg
 }
 
 /// The names and dtypes tgc_kernel_info points at, then the handle.
+/// What every kernel compile does first: the options (defaults where NULL),
+/// the module's context held, its diagnostics captured, the kernel's root;
+/// then `compile(root, options, diags)`.
+template <typename Compile>
+static tgc_status withKernelRoot(const char *fn, tgc_module *module, const tgc_cpu_options *options,
+                                 Compile &&compile) {
+  tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
+  if (tgc_status st = readOptions(fn, options, o))
+    return st;
+  std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
+  tgc::DiagnosticCapture diags(module->ctx->mlir);
+  Value root;
+  if (tgc_status st = tgc::kernelRoot(module, diags, fn, root); st != TGC_OK)
+    return st;
+  return compile(root, o, diags);
+}
+
 static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
   for (const std::string &v : out->kernel.signature.vars)
     out->varNames.push_back(v.c_str());
@@ -64,39 +81,33 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
     if (!module || !out_kernel)
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_compile_kernel_cpu: module and out_kernel must not be NULL");
-    tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
-    if (tgc_status st = readOptions("tgc_compile_kernel_cpu", options, o))
-      return st;
-    std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
-    tgc::DiagnosticCapture diags(module->ctx->mlir);
-    Value root;
-    if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_compile_kernel_cpu", root); st != TGC_OK)
-      return st;
+    return withKernelRoot("tgc_compile_kernel_cpu", module, options, [&](Value root, const tgc_cpu_options &o,
+                                                                          tgc::DiagnosticCapture &diags) {
+      tinygrad::CPUCompileOptions opts;
+      opts.maxThreads = o.max_threads;
+      opts.keepMLIR = o.keep_mlir != 0;
+      opts.keepLLVMIR = o.keep_llvm_ir != 0;
+      opts.keepAsm = o.keep_asm != 0;
+      if (o.after_pass)
+        opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
+      FailureOr<tinygrad::CPUKernel> k;
+      {
+        std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
+        k = module->ctx->compiler.compile(root, opts);
+      }
+      if (failed(k))
+        return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for the CPU");
 
-    tinygrad::CPUCompileOptions opts;
-    opts.maxThreads = o.max_threads;
-    opts.keepMLIR = o.keep_mlir != 0;
-    opts.keepLLVMIR = o.keep_llvm_ir != 0;
-    opts.keepAsm = o.keep_asm != 0;
-    if (o.after_pass)
-      opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
-    FailureOr<tinygrad::CPUKernel> k;
-    {
-      std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      k = module->ctx->compiler.compile(root, opts);
-    }
-    if (failed(k))
-      return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for the CPU");
-
-    auto out = std::make_unique<tgc_kernel>();
-    out->kernel = std::move(*k);
-    out->globalSize[0] = out->kernel.signature.threads;
-    for (int i = 0; i < 3; ++i) {
-      out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
-      out->localSizeExpr[i] = "1";
-    }
-    *out_kernel = finishKernel(std::move(out));
-    return TGC_OK;
+      auto out = std::make_unique<tgc_kernel>();
+      out->kernel = std::move(*k);
+      out->globalSize[0] = out->kernel.signature.threads;
+      for (int i = 0; i < 3; ++i) {
+        out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
+        out->localSizeExpr[i] = "1";
+      }
+      *out_kernel = finishKernel(std::move(out));
+      return TGC_OK;
+    });
   });
 }
 
@@ -111,43 +122,38 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
       return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: " + why);
     if (!t->isGPU())
       return tgc_compile_kernel_cpu(module, options, out_kernel);
-    tgc_cpu_options o = TGC_CPU_OPTIONS_DEFAULT;
-    if (tgc_status st = readOptions("tgc_compile_kernel", options, o))
-      return st;
-    std::lock_guard<std::recursive_mutex> lock(module->ctx->mutex);
-    tgc::DiagnosticCapture diags(module->ctx->mlir);
-    Value root;
-    if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_compile_kernel", root); st != TGC_OK)
-      return st;
-    tinygrad::GPUCompileOptions opts;
-    opts.keepMLIR = o.keep_mlir != 0;
-    opts.keepDeviceIR = o.keep_llvm_ir != 0;
-    FailureOr<tinygrad::GPUKernel> k;
-    {
-      // The NVPTX/AMDGPU back ends run in-process too.
-      std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      k = tinygrad::compileKernelForGPU(root, *t, opts);
-    }
-    if (failed(k))
-      return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
-    auto out = std::make_unique<tgc_kernel>();
-    out->kernel.signature = std::move(k->signature);
-    out->kernel.uops = std::move(k->uops);
-    out->kernel.object = std::move(k->binary);
-    out->kernel.mlir = std::move(k->mlir);
-    out->kernel.llvmIR = std::move(k->deviceIR);
-    out->kernel.codegenMs = k->codegenMs;
-    out->kernel.llvmMs = k->lowerMs + k->serializeMs;
-    out->format = static_cast<uint32_t>(k->format);
-    for (int i = 0; i < 3; ++i) {
-      const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
-      out->globalSize[i] = g.value.value_or(-1);
-      out->globalSizeExpr[i] = g.expr;
-      out->localSize[i] = out->kernel.signature.localSize[i];
-      out->localSizeExpr[i] = std::to_string(out->localSize[i]);
-    }
-    *out_kernel = finishKernel(std::move(out));
-    return TGC_OK;
+    return withKernelRoot("tgc_compile_kernel", module, options, [&](Value root, const tgc_cpu_options &o,
+                                                                      tgc::DiagnosticCapture &diags) {
+      tinygrad::GPUCompileOptions opts;
+      opts.keepMLIR = o.keep_mlir != 0;
+      opts.keepDeviceIR = o.keep_llvm_ir != 0;
+      FailureOr<tinygrad::GPUKernel> k;
+      {
+        // The NVPTX/AMDGPU back ends run in-process too.
+        std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
+        k = tinygrad::compileKernelForGPU(root, *t, opts);
+      }
+      if (failed(k))
+        return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
+      auto out = std::make_unique<tgc_kernel>();
+      out->kernel.signature = std::move(k->signature);
+      out->kernel.uops = std::move(k->uops);
+      out->kernel.object = std::move(k->binary);
+      out->kernel.mlir = std::move(k->mlir);
+      out->kernel.llvmIR = std::move(k->deviceIR);
+      out->kernel.codegenMs = k->codegenMs;
+      out->kernel.llvmMs = k->lowerMs + k->serializeMs;
+      out->format = static_cast<uint32_t>(k->format);
+      for (int i = 0; i < 3; ++i) {
+        const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
+        out->globalSize[i] = g.value.value_or(-1);
+        out->globalSizeExpr[i] = g.expr;
+        out->localSize[i] = out->kernel.signature.localSize[i];
+        out->localSizeExpr[i] = std::to_string(out->localSize[i]);
+      }
+      *out_kernel = finishKernel(std::move(out));
+      return TGC_OK;
+    });
   });
 }
 
