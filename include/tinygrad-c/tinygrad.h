@@ -345,7 +345,7 @@ TGC_API tgc_status tgc_kernel_launch(const tgc_kernel *kernel, tgrt_program *pro
                                      tgrt_buffer *const *buffers, size_t num_buffers,
                                      const int64_t *var_values, size_t num_var_values);
 
-/* ---- tensor programs: schedule, compile, run on the CPU ----------------- */
+/* ---- tensor programs: schedule, compile, run (the CPU, or a target) ----- */
 
 /* Called as long work advances: stage "schedule" (done = total = 1) once
  * the program is scheduled, then "compile" after each of its `total`
@@ -376,6 +376,15 @@ typedef struct tgc_program_options {
  * TGC_COMPILE_FAILED, both with the reason. */
 TGC_API tgc_status tgc_program_create(tgc_module *module, const tgc_program_options *options,
                                       tgc_program **out_program);
+/* The same for a target (tgc_compile_kernel's strings): "cpu" is
+ * tgc_program_create; "vulkan" compiles every kernel to SPIR-V and runs the
+ * program on the runtime's Vulkan device (its buffers live there; set and
+ * read them as on the CPU). A target that does not parse is
+ * TGC_COMPILE_FAILED; a device the runtime cannot open, TGC_RUNTIME_ERROR,
+ * both with the reason. */
+TGC_API tgc_status tgc_program_create_for_target(tgc_module *module, const char *target,
+                                                 const tgc_program_options *options,
+                                                 tgc_program **out_program);
 TGC_API tgc_status tgc_program_destroy(tgc_program *program);
 
 typedef struct tgc_program_info {

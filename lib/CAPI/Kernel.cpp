@@ -1,6 +1,7 @@
 //===- Kernel.cpp - compiling a kernel AST for the CPU, launching it -----===//
 #include "Internal.h"
 
+#include "tinygrad/Execution/LoadKernel.h"
 #include "tinygrad/Target/TinygradJSON.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -253,30 +254,10 @@ tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device, tgrt_p
     if (!kernel || !device || !out_program)
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_kernel_load: kernel, device and out_program must not be NULL");
-    const std::string &obj = kernel->kernel.object;
-    const tinygrad::KernelSignature &s = kernel->kernel.signature;
     tgrt_program *p = nullptr;
-    tgrt_status st;
-    if (kernel->format == TGRT_FORMAT_ELF) {
-      st = tgrt_program_load(device, obj.data(), obj.size(), s.name.c_str(), &p);
-    } else {
-      std::vector<uint8_t> scalarBytes;
-      for (tinygrad::DType d : s.varDTypes)
-        scalarBytes.push_back(tinygrad::getInfo(d).bitsize == 64 ? 8 : 4);
-      tgrt_program_desc d{};
-      d.api_version = TGRT_API_VERSION;
-      d.format = kernel->format;
-      d.binary = obj.data();
-      d.size = obj.size();
-      d.entry_name = s.name.c_str();
-      d.num_buffers = static_cast<uint32_t>(s.globals.size());
-      d.num_scalars = static_cast<uint32_t>(scalarBytes.size());
-      d.scalar_bytes = scalarBytes.data();
-      d.offsets_word = kernel->format == TGRT_FORMAT_SPIRV ? 1 : 0;
-      for (int i = 0; i < 3; ++i)
-        d.local_size[i] = static_cast<uint32_t>(kernel->localSize[i]);
-      st = tgrt_program_create(device, &d, &p);
-    }
+    std::array<int64_t, 3> local = {kernel->localSize[0], kernel->localSize[1], kernel->localSize[2]};
+    tgrt_status st = tinygrad::exec::loadKernel(device, kernel->format, kernel->kernel.object,
+                                                kernel->kernel.signature, local, &p);
     if (st != TGRT_OK)
       return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_load: ") + tgrt_last_error());
     *out_program = p;

@@ -31,9 +31,18 @@ extern "C" {
 
 tgc_status tgc_program_create(tgc_module *module, const tgc_program_options *options,
                               tgc_program **out_program) {
+  return tgc_program_create_for_target(module, "cpu", options, out_program);
+}
+
+tgc_status tgc_program_create_for_target(tgc_module *module, const char *target,
+                                         const tgc_program_options *options, tgc_program **out_program) {
   return tgc::apiCall("tgc_program_create", [&] {
-    if (!module || !out_program)
-      return nullArgs("tgc_program_create", "module and out_program");
+    if (!module || !target || !out_program)
+      return nullArgs("tgc_program_create", "module, target and out_program");
+    std::string why;
+    std::optional<tinygrad::TargetDescription> t = tinygrad::TargetDescription::parse(target, &why);
+    if (!t)
+      return tgc::fail(TGC_COMPILE_FAILED, "tgc_program_create: " + why);
     tgc_program_options o = TGC_PROGRAM_OPTIONS_DEFAULT;
     if (options) {
       if (options->api_version != TGC_API_VERSION)
@@ -55,6 +64,8 @@ tgc_status tgc_program_create(tgc_module *module, const tgc_program_options *opt
       return diags.fail(TGC_PARSE_ERROR, "tgc_program_create: the module is not a tinygrad tensor graph");
 
     tinygrad::exec::ProgramOptions popts;
+    if (t->isGPU())
+      popts.target = *t;
     popts.cpu.maxThreads = o.max_threads;
     if (o.after_pass)
       popts.cpu.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);

@@ -16,6 +16,7 @@
 
 #include "tinygrad/Execution/HCQHostFunction.h"
 #include "tinygrad/Execution/HCQRuntime.h"
+#include "tinygrad/Execution/LoadKernel.h"
 #include "tinygrad/Execution/ScheduleToHCQ.h"
 
 #include "tinygrad/Dialect/HCQ/IR/HCQ.h"
@@ -161,6 +162,9 @@ llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UO
 struct Compiled {
   KernelSignature sig;
   tgrt_program *prog = nullptr;
+  /// A GPU kernel's launch: workgroups (for the schedule's variable values)
+  /// and the workgroup size. Unset on the CPU, whose launch is core_id.
+  std::optional<std::array<int64_t, 3>> global, local;
 };
 } // namespace
 
@@ -321,7 +325,12 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
       }
       step.args.push_back({HCQExecArg::Var, vit->second});
     }
-    step.global[0] = k.sig.coreIdArg >= 0 ? k.sig.threads : 1;
+    if (k.global) {
+      std::copy(k.global->begin(), k.global->end(), step.global);
+      std::copy(k.local->begin(), k.local->end(), step.local);
+    } else {
+      step.global[0] = k.sig.coreIdArg >= 0 ? k.sig.threads : 1;
+    }
     in.steps.push_back(std::move(step));
   }
   mctx->loadDialect<hcq::HCQDialect, func::FuncDialect, arith::ArithDialect>();
@@ -386,8 +395,9 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     opts.progress("schedule", 1, 1);
 
   at(Stage::Runtime);
-  if (tgrt_device_open("CPU", nullptr, &I.dev) != TGRT_OK)
-    return rtError("opening the CPU device");
+  TargetDescription target = opts.target ? *opts.target : TargetDescription::host(opts.cpu.maxThreads);
+  if (tgrt_device_open(target.runtimeDevice(), nullptr, &I.dev) != TGRT_OK)
+    return rtError(llvm::Twine("opening the ") + target.runtimeDevice() + " device for " + target.name);
 
   // Every distinct kernel body, compiled and loaded once.
   auto t1 = Clock::now();
@@ -406,14 +416,32 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     b.setInsertionPointToEnd(mod->getBody());
     Value root = sym::Materializer(b, mod->getLoc()).materialize(body);
     at(Stage::Compile);
-    FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compiler.compile(root, opts.cpu);
-    if (failed(k))
-      return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
-    at(Stage::Runtime);
     Compiled &c = I.kernels[body];
-    c.sig = k->signature;
-    if (tgrt_program_load(I.dev, k->object.data(), k->object.size(), k->signature.name.c_str(), &c.prog) !=
-        TGRT_OK)
+    tgrt_status loaded;
+    if (target.isGPU()) {
+      GPUCompileOptions g = opts.gpu;
+      for (const auto &v : I.varVals)
+        g.varValues[v.getKey().str()] = v.getValue();
+      FailureOr<GPUKernel> k = compileKernelForGPU(root, target, g);
+      if (failed(k))
+        return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
+      if (llvm::is_contained(k->globalSizeFor, -1))
+        return error("kernel " + llvm::Twine(n) + ": its workgroup count depends on a variable the schedule "
+                                                  "does not bind");
+      at(Stage::Runtime);
+      c.sig = k->signature;
+      c.global = k->globalSizeFor;
+      c.local = c.sig.localSize;
+      loaded = loadKernel(I.dev, static_cast<uint32_t>(k->format), k->binary, c.sig, c.sig.localSize, &c.prog);
+    } else {
+      FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compiler.compile(root, opts.cpu);
+      if (failed(k))
+        return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
+      at(Stage::Runtime);
+      c.sig = k->signature;
+      loaded = loadKernel(I.dev, TGRT_FORMAT_ELF, k->object, c.sig, c.sig.localSize, &c.prog);
+    }
+    if (loaded != TGRT_OK)
       return rtError("loading kernel " + llvm::Twine(n));
     if (opts.progress)
       opts.progress("compile", n + 1, bodies.size());

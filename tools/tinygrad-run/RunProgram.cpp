@@ -83,6 +83,12 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     }
   }
   exec::ProgramOptions popts;
+  if (!opts.target.empty() && opts.target != "cpu") {
+    std::string why;
+    popts.target = TargetDescription::parse(opts.target, &why);
+    if (!popts.target)
+      return die(why);
+  }
   if (!opts.kernelGraphs.empty())
     popts.kernelGraph = [&](UOpRef) -> llvm::Expected<UOpRef> {
       if (recordKernelGraph)

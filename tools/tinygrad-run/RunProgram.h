@@ -23,6 +23,9 @@ struct ProgramOptions {
   /// `emitPath`, "host-llvm" the host function they compile to (then it
   /// runs and compares as usual); other kinds are errors.
   llvm::StringRef emitKind, emitPath;
+  /// --target: what the kernels are compiled for and run on ("cpu",
+  /// "vulkan"; empty: the host CPU).
+  llvm::StringRef target;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/CPUPipeline.h"
 #include "tinygrad/Execution/BeamCPU.h"
+#include "tinygrad/Execution/LoadKernel.h"
 #include "tinygrad/Codegen/GPUPipeline.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
@@ -133,7 +134,7 @@ int main(int argc, char **argv) {
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
                              {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed, emitKind,
-                              outPath});
+                              outPath, targetName});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 
@@ -282,27 +283,12 @@ int main(int argc, char **argv) {
   tgrt_device *dev = nullptr;
   check(tgrt_device_open(gpuKernel ? "VULKAN" : "CPU", nullptr, &dev), "device");
   tgrt_program *prog = nullptr;
-  if (gpuKernel) {
-    std::vector<uint8_t> scalarBytes;
-    for (DType d : sig.varDTypes)
-      scalarBytes.push_back(getInfo(d).bitsize == 64 ? 8 : 4);
-    tgrt_program_desc d{};
-    d.api_version = TGRT_API_VERSION;
-    d.format = (uint32_t)gpuKernel->format;
-    d.binary = gpuKernel->binary.data();
-    d.size = gpuKernel->binary.size();
-    d.entry_name = sig.name.c_str();
-    d.num_buffers = sig.globals.size();
-    d.num_scalars = scalarBytes.size();
-    d.scalar_bytes = scalarBytes.data();
-    d.offsets_word = 1;
-    for (int i = 0; i < 3; ++i)
-      d.local_size[i] = (uint32_t)sig.localSize[i];
-    check(tgrt_program_create(dev, &d, &prog), "creating the program");
-  } else {
-    check(tgrt_program_load(dev, kernel->object.data(), kernel->object.size(), sig.name.c_str(), &prog),
+  if (gpuKernel)
+    check(exec::loadKernel(dev, (uint32_t)gpuKernel->format, gpuKernel->binary, sig, sig.localSize, &prog),
+          "creating the program");
+  else
+    check(exec::loadKernel(dev, TGRT_FORMAT_ELF, kernel->object, sig, sig.localSize, &prog),
           "loading the kernel object");
-  }
   double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   const json::Array *params = rec->getArray("params");

@@ -1,5 +1,6 @@
 //===- ProgramTest.cpp - tgc_program: schedule, compile, run a tensor graph ===//
 #include "TestInputs.h"
+#include "tinygrad-rt/runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +58,26 @@ tgc_tensor_info outputInfo(tgc_program *p, size_t i) {
   info.api_version = TGC_API_VERSION;
   EXPECT_EQ(tgc_program_output_info(p, i, &info), TGC_OK) << lastError();
   return info;
+}
+
+/// Runs tensor_softmax.json's program on `x` (3x4): softmax over rows, and
+/// the transpose padded with a row of zeros in front.
+void runSoftmaxAndTranspose(tgc_program *p, const std::vector<float> &x) {
+  ASSERT_EQ(tgc_program_set_buffer(p, 0, x.data(), 48), TGC_OK) << lastError();
+  ASSERT_EQ(tgc_program_run(p), TGC_OK) << lastError();
+  std::vector<float> sm(12), tp(15);
+  ASSERT_EQ(tgc_program_read_output(p, 0, sm.data(), 48), TGC_OK) << lastError();
+  ASSERT_EQ(tgc_program_read_output(p, 1, tp.data(), 60), TGC_OK) << lastError();
+  for (int r = 0; r < 3; ++r) {
+    double sum = 0;
+    for (int c = 0; c < 4; ++c)
+      sum += std::exp(x[r * 4 + c] - x[r * 4 + 3]);
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(sm[r * 4 + c], std::exp(x[r * 4 + c] - x[r * 4 + 3]) / sum, 1e-5) << r << "," << c;
+  }
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(tp[i * 3 + j], i == 0 ? 0.0f : x[j * 4 + (i - 1)]) << i << "," << j;
 }
 
 // a (6,5) * b (6,1) broadcast: one kernel; run twice on new inputs.
@@ -129,21 +150,27 @@ TEST(CAPIProgram, RunsSoftmaxAndAPaddedTranspose) {
   std::vector<float> x(12);
   for (int i = 0; i < 12; ++i)
     x[i] = i / 4.0f;
-  ASSERT_EQ(tgc_program_set_buffer(p, 0, x.data(), 48), TGC_OK) << lastError();
-  ASSERT_EQ(tgc_program_run(p), TGC_OK) << lastError();
-  std::vector<float> sm(12), tp(15);
-  ASSERT_EQ(tgc_program_read_output(p, 0, sm.data(), 48), TGC_OK) << lastError();
-  ASSERT_EQ(tgc_program_read_output(p, 1, tp.data(), 60), TGC_OK) << lastError();
-  for (int r = 0; r < 3; ++r) {
-    double sum = 0;
-    for (int c = 0; c < 4; ++c)
-      sum += std::exp(x[r * 4 + c] - x[r * 4 + 3]);
-    for (int c = 0; c < 4; ++c)
-      EXPECT_NEAR(sm[r * 4 + c], std::exp(x[r * 4 + c] - x[r * 4 + 3]) / sum, 1e-6) << r << "," << c;
-  }
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 3; ++j)
-      EXPECT_EQ(tp[i * 3 + j], i == 0 ? 0.0f : x[j * 4 + (i - 1)]) << i << "," << j;
+  runSoftmaxAndTranspose(p, x);
+  tgc_program_destroy(p);
+}
+
+// The same softmax program on the runtime's Vulkan device: every kernel
+// compiled to SPIR-V, the schedule recorded on the Vulkan driver's queues.
+TEST(CAPIProgram, RunsOnTheVulkanDevice) {
+  tgrt_device *probe = nullptr;
+  if (tgrt_device_open("VULKAN", nullptr, &probe) != TGRT_OK)
+    GTEST_SKIP() << "no Vulkan device: " << tgrt_last_error();
+  tgrt_device_close(probe);
+  Graph g("tensor_softmax.json");
+  ASSERT_TRUE(g.mod);
+  tgc_program *p = nullptr;
+  EXPECT_EQ(tgc_program_create_for_target(g.mod, "vulkan:9", nullptr, &p), TGC_COMPILE_FAILED);
+  EXPECT_NE(lastError().find("vulkan:9"), std::string::npos) << lastError();
+  ASSERT_EQ(tgc_program_create_for_target(g.mod, "vulkan", nullptr, &p), TGC_OK) << lastError();
+  std::vector<float> x(12);
+  for (int i = 0; i < 12; ++i)
+    x[i] = i / 4.0f - 1.0f;
+  runSoftmaxAndTranspose(p, x);
   tgc_program_destroy(p);
 }
 

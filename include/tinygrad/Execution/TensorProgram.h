@@ -1,8 +1,9 @@
 //===- TensorProgram.h - schedule, compile and run a tensor program -*- C++ -*-===//
 //
-// tinygrad's realize() end to end on the host CPU: a tensor graph SINK is
+// tinygrad's realize() end to end on one target: a tensor graph SINK is
 // scheduled (sched::scheduleProgram), every kernel of the LINEAR compiled
-// by the CPU pipeline and loaded on the runtime's CPU device, the program's
+// for the target (the CPU pipeline, or the GPU one) and loaded on the
+// runtime device that target runs on (CPU, VULKAN, ...), the program's
 // buffers allocated; the caller fills the input buffers, runs the LINEAR
 // (as often as it likes), and reads each realized tensor back through its
 // views as dense row-major bytes. tinygrad-run and the C API's tgc_program
@@ -13,6 +14,8 @@
 #define TINYGRAD_EXECUTION_TENSORPROGRAM_H
 
 #include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/GPUPipeline.h"
+#include "tinygrad/Target/TargetDescription.h"
 #include "tinygrad/Schedule/SchedulePipeline.h"
 #include "tinygrad/Symbolic/UOp.h"
 
@@ -21,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,8 +49,13 @@ struct OutputInfo {
 };
 
 struct ProgramOptions {
+  /// What the kernels are compiled for and run on (its runtimeDevice());
+  /// the host CPU unless set.
+  std::optional<TargetDescription> target;
   /// Per-kernel CPU compile options (threads, kept text, IR callbacks).
   CPUCompileOptions cpu;
+  /// Per-kernel GPU compile options, for a GPU target.
+  GPUCompileOptions gpu;
   /// The kernel graph of a call body; empty: ours (sched::getKernelGraph).
   sched::KernelGraphFn kernelGraph;
   /// Called after scheduling ("schedule", 1, 1) and after each kernel is

@@ -103,6 +103,21 @@ struct TargetDescription {
   unsigned indexBits = 64; ///< widest index math the target computes in
 
   bool isGPU() const { return kind != TargetKind::CPU; }
+  /// The runtime device kernels for this target run on (tgrt_device_open's
+  /// name): "CPU", "VULKAN", "CUDA" or "AMD".
+  const char *runtimeDevice() const {
+    switch (kind) {
+    case TargetKind::CPU:
+      return "CPU";
+    case TargetKind::Vulkan:
+      return "VULKAN";
+    case TargetKind::CUDA:
+      return "CUDA";
+    case TargetKind::AMD:
+      return "AMD";
+    }
+    return "CPU";
+  }
 
   /// The host CPU with `threads` cores for the THREAD opt (0: the host's).
   static TargetDescription host(unsigned threads = 0);

@@ -11,6 +11,7 @@ Compile errors, crashes and timeouts always fail.
 import json, os, subprocess, sys
 
 runner, corpus, known_file, kernel_graphs, tmp = sys.argv[1:6]
+extra = sys.argv[6:]  # more tinygrad-run flags (--target=vulkan)
 known = {}
 for line in open(known_file):
     line = line.strip()
@@ -28,7 +29,7 @@ for line in open(corpus):
     case = os.path.join(tmp, name + ".json")
     with open(case, "w") as f:
         f.write(line)
-    cmd = [runner, "--case", case, "--json"] + (["--kernel-graphs", kernel_graphs] if kernel_graphs != "-" else [])
+    cmd = [runner, "--case", case, "--json"] + (["--kernel-graphs", kernel_graphs] if kernel_graphs != "-" else []) + extra
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
