@@ -45,39 +45,8 @@ stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "buffer_updates": 
 
 TGRT_QUEUE_COMPUTE = 0
 TGRT_WAIT_INFINITE = 2**64 - 1
-_P, _PP = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
-_SIGNATURES = {
-    "tgrt_buffer_import_host": ([_P, _P, ctypes.c_size_t, _PP], ctypes.c_int),
-    "tgrt_program_load": ([_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _PP], ctypes.c_int),
-    "tgrt_queue_create": ([_P, ctypes.c_int, _PP], ctypes.c_int),
-    "tgrt_queue_destroy": ([_P], ctypes.c_int),
-    "tgrt_queue_dispatch": ([_P, _P, ctypes.POINTER(_Arg), ctypes.c_uint32, ctypes.POINTER(_Dispatch)], ctypes.c_int),
-    "tgrt_queue_copy": ([_P, _P, ctypes.c_size_t, _P, ctypes.c_size_t, ctypes.c_size_t], ctypes.c_int),
-    "tgrt_signal_create": ([_P, ctypes.c_uint64, _PP], ctypes.c_int),
-    "tgrt_signal_destroy": ([_P], ctypes.c_int),
-    "tgrt_signal_wait": ([_P, ctypes.c_uint64, ctypes.c_uint64], ctypes.c_int),
-    "tgrt_graph_create": ([_PP, ctypes.c_uint32, _PP], ctypes.c_int),
-    "tgrt_graph_destroy": ([_P], ctypes.c_int),
-    "tgrt_graph_exec_count": ([_P, ctypes.POINTER(ctypes.c_uint32)], ctypes.c_int),
-    "tgrt_graph_update_buffer": ([_P, _P, _P], ctypes.c_int),
-    "tgrt_graph_update_arg": ([_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int64], ctypes.c_int),
-    "tgrt_graph_update_dispatch": ([_P, ctypes.c_uint32, ctypes.c_uint32 * 3], ctypes.c_int),
-    "tgrt_graph_launch": ([_P, _P, ctypes.c_uint64], ctypes.c_int),
-}
-
-
-def _rt():
-    lib = capi.library()
-    if not getattr(lib, "_runtime_graph_prototypes", False):
-        for name, (args, res) in _SIGNATURES.items():
-            fn = getattr(lib, name)
-            fn.argtypes, fn.restype = args, res
-        lib._runtime_graph_prototypes = True
-    return lib
-
-
 def _call(name, *args):
-    capi._check_rt(name, getattr(_rt(), name)(*args))
+    capi._check_rt(name, getattr(capi.library(), name)(*args))
 
 
 def _new(name, *args):
@@ -173,6 +142,10 @@ class RuntimeGraph(MultiGraphRunner):
                     self._record_call(q, j, lane, dyn)
                     j += 1
             self._graph = _new("tgrt_graph_create", ctypes.byref(ctypes.c_void_p(q)), 1)
+            n = ctypes.c_uint32()
+            _call("tgrt_graph_exec_count", self._graph, ctypes.byref(n))
+            if n.value != len(self._exec_of):  # the exec indices the patches name
+                raise RuntimeError(f"tgrt_graph captured {n.value} execs, {len(self._exec_of)} were recorded")
         finally:
             _call("tgrt_queue_destroy", q)
         self._signal = _new("tgrt_signal_create", dev, 0)
