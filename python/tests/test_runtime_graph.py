@@ -24,26 +24,30 @@ PRELUDE = textwrap.dedent("""
     from tinygrad import Tensor, TinyJit, Variable, Device
     from tinygrad.runtime.ops_cpu import CPUProgram
     from tinygrad_mlir import runtime_graph as rg
-    calls = {"cpu_runner": 0}
-    _orig = CPUProgram.__call__
-    def counting(self, *a, **k):
-        calls["cpu_runner"] += 1
-        return _orig(self, *a, **k)
-    CPUProgram.__call__ = counting
+    from tinygrad_mlir.gpu_device import GPUProgram
+    calls = {"runner": 0}
+    def counted(cls):
+        orig = cls.__call__
+        def counting(self, *a, **k):
+            calls["runner"] += 1
+            return orig(self, *a, **k)
+        cls.__call__ = counting
+    counted(CPUProgram)
+    counted(GPUProgram)
     def replay(fn, *args):
-        # a replay of an already captured jit: tinygrad's CPU runner must not run its kernels
-        before = calls["cpu_runner"]
+        # a replay of an already captured jit: the device's kernel-by-kernel runner must not run its kernels
+        before = calls["runner"]
         out = fn(*args)
         assert fn.cnt >= 3, fn.cnt
-        assert calls["cpu_runner"] == before, f"tinygrad's CPU runner ran {calls['cpu_runner'] - before} kernels"
+        assert calls["runner"] == before, f"the kernel-by-kernel runner ran {calls['runner'] - before} kernels"
         return out
     rng = np.random.default_rng(0)
 """)
 
 
-def run(code, extra_env=None):
+def run(code, extra_env=None, dev="CPU:MLIR"):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYGRAD_MLIR_", "PYTEST_"))}
-    env.update({"DEV": "CPU:MLIR", "PYTHONPATH": os.pathsep.join([SITE, PYDIR, TG]), "PARALLEL": "0"})
+    env.update({"DEV": dev, "PYTHONPATH": os.pathsep.join([SITE, PYDIR, TG]), "PARALLEL": "0"})
     env.update(extra_env or {})
     p = subprocess.run([PY, "-c", PRELUDE + textwrap.dedent(code)], env=env, capture_output=True, text=True,
                        timeout=600, cwd=TG)
@@ -55,8 +59,13 @@ def run(code, extra_env=None):
 
 @unittest.skipUnless(TG, "needs TINYGRAD_SRC (a tinygrad checkout at a9069c17)")
 class TestRuntimeGraph(unittest.TestCase):
+    dev = "CPU:MLIR"
+
+    def run_jit(self, code, extra_env=None):
+        return run(code, extra_env, self.dev)
+
     def test_new_inputs_are_patched(self):
-        r = run("""
+        r = self.run_jit("""
             @TinyJit
             def f(a, b):
                 c = (a + b).contiguous().realize()
@@ -77,26 +86,30 @@ class TestRuntimeGraph(unittest.TestCase):
         self.assertGreater(r["buffer_updates"], 0)
 
     def test_variables_and_symbolic_shapes(self):
-        r = run("""
+        r = self.run_jit("""
             @TinyJit
             def g(a, b):
                 s = (a @ b).realize()
-                return (s + s).realize()
+                return (s + s).realize(), (a * 2).realize()  # a kernel over 3 x i elements
             A = Tensor(rng.standard_normal((3, 10)).astype(np.float32)).realize()
             B = Tensor(rng.standard_normal((10, 5)).astype(np.float32)).realize()
             for i in [1, 2, 3, 7, 7, 4, 10]:
                 vi = Variable("i", 1, 10).bind(i)
-                out = (replay(g, A[:, :vi], B[:vi, :]) if g.cnt >= 2 else g(A[:, :vi], B[:vi, :])).numpy()
-                np.testing.assert_allclose(out, 2 * (A.numpy()[:, :i] @ B.numpy()[:i, :]), rtol=1e-5, atol=1e-5)
+                out, twice = replay(g, A[:, :vi], B[:vi, :]) if g.cnt >= 2 else g(A[:, :vi], B[:vi, :])
+                np.testing.assert_allclose(out.numpy(), 2 * (A.numpy()[:, :i] @ B.numpy()[:i, :]), rtol=1e-5, atol=1e-5)
+                np.testing.assert_allclose(twice[:, :i].numpy(), 2 * A.numpy()[:, :i])
             print("RESULT " + json.dumps(rg.stats))
         """)
         self.assertEqual(r["graphs"], 1)
         self.assertEqual(r["launches"], 6)
         # i changes in every call but one (7, 7): only changed values are patched
         self.assertGreater(r["arg_updates"], 0)
+        if self.dev == "VULKAN":  # the launch dims follow i
+            self.assertGreater(r["dispatch_updates"], 0)
 
     def test_copies_between_cpu_devices(self):
-        r = run("""
+        self.cpu_only()
+        r = self.run_jit("""
             @TinyJit
             def f(a):
                 x = a.to("CPU:1").realize()
@@ -114,7 +127,8 @@ class TestRuntimeGraph(unittest.TestCase):
         self.assertEqual(r["launches"], 4)
 
     def test_core_id_kernels_run_on_all_threads(self):
-        r = run("""
+        self.cpu_only()
+        r = self.run_jit("""
             N = 1 << 18
             @TinyJit
             def f(x, st):
@@ -133,7 +147,8 @@ class TestRuntimeGraph(unittest.TestCase):
 
     def test_check_mode_keeps_tinygrads_runner(self):
         # TINYGRAD_MLIR_CHECK compares every launch with tinygrad's program, so it takes no graph
-        r = run("""
+        self.cpu_only()
+        r = self.run_jit("""
             @TinyJit
             def f(a):
                 return ((a + 1).contiguous() * 2).realize()
@@ -145,6 +160,16 @@ class TestRuntimeGraph(unittest.TestCase):
         """, {"TINYGRAD_MLIR_CHECK": "1"})
         self.assertEqual(r["graphs"], 0)
         self.assertGreater(r["checked"], 0)
+
+    def cpu_only(self):
+        if self.dev != "CPU:MLIR":
+            self.skipTest("tinygrad's CPU devices only")
+
+
+@unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+class TestRuntimeGraphVulkan(TestRuntimeGraph):
+    """The same on our Vulkan device (lavapipe in CI): buffers and programs are the runtime's own."""
+    dev = "VULKAN"
 
 
 if __name__ == "__main__":

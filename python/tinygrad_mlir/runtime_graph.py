@@ -33,12 +33,13 @@ import os
 import time
 
 from tinygrad.engine.jit import GraphRunner, MultiGraphRunner
-from tinygrad.engine.realize import get_call_arg_uops, resolve_params, unwrap_multi
+from tinygrad.device import Device
+from tinygrad.engine.realize import get_call_arg_uops, get_runtime, resolve_params, unwrap_multi
 from tinygrad.runtime.ops_cpu import CPUDevice
 from tinygrad.uop.ops import Ops
 
 from . import capi
-from .gpu_device import TGRT_API_VERSION, TGRT_ARG_BUFFER, TGRT_ARG_INT, _Arg, _Dispatch
+from .gpu_device import TGRT_API_VERSION, TGRT_ARG_BUFFER, TGRT_ARG_INT, VulkanDevice, _Arg, _Dispatch
 
 stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "buffer_updates": 0, "arg_updates": 0,
          "dispatch_updates": 0}
@@ -297,7 +298,41 @@ class CPUGraph(RuntimeGraph):
                          -1 if core is None else len(prg.arg.globals) + core)
 
 
-def install_cpu(device):
-    """Gives a tinygrad CPU device our graph (Compiled.graph, which graph_split_rewrite asks)."""
+# ---------------------------------------------------------------- our Vulkan device (DEV=VULKAN, gpu_device.py)
+
+class VulkanGraph(RuntimeGraph):
+    """Buffers and programs are already the runtime's (gpu_device's allocator and GPUProgram): the graph
+    names their handles. One graph is one runtime device, so a batch stays on one VULKAN device."""
+    device_type = VulkanDevice
+
+    @classmethod
+    def supports_uop(cls, batch_devs, new_call):
+        return RuntimeGraph.supports_uop.__func__(cls, batch_devs, new_call) and \
+            len(GraphRunner._all_devs(batch_devs, new_call)) == 1
+
+    @classmethod
+    def takes_program(cls, prg):
+        return True  # every kernel of the device is ours (no fallback)
+
+    def rt_device(self):
+        return Device[self.calls[0][2][0].device].rt.handle
+
+    def buffer_handle(self, buf, device):
+        gb = buf.get_buf(device)
+        return (gb.handle, buf.nbytes), gb.handle, False
+
+    def program_handle(self, prg, device):
+        return get_runtime(device, prg).handle
+
+    def dispatch(self, prg, global_size):
+        local = get_runtime(prg.device if isinstance(prg.device, str) else prg.device[0], prg).meta["local_size"]
+        return _Dispatch(TGRT_API_VERSION, _dims(global_size), _dims(local), -1)
+
+
+def install(device):
+    """Gives a tinygrad device of ours its graph (Compiled.graph, which graph_split_rewrite asks): tinygrad's
+    CPU devices (their kernels when ours) and our Vulkan device."""
     if isinstance(device, CPUDevice):
         device.graph = CPUGraph
+    elif isinstance(device, VulkanDevice):
+        device.graph = VulkanGraph

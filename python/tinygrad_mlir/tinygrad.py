@@ -376,7 +376,7 @@ def install():
             renderers = list(renderers or [])
             _add_renderer(renderers)
         orig_init(self, device, allocator, renderers, *args, **kwargs)
-        runtime_graph.install_cpu(self)
+        runtime_graph.install(self)
     __init__._tinygrad_mlir = True
     if not getattr(Compiled.__init__, "_tinygrad_mlir", False):
         Compiled.__init__ = __init__
@@ -394,7 +394,7 @@ def install():
         if dn.split(":")[0] == "CPU":
             try:
                 _add_renderer(Device[dn].renderers)
-                runtime_graph.install_cpu(Device[dn])
+                runtime_graph.install(Device[dn])
             except Exception:  # device usage disallowed here (e.g. a compile worker)
                 pass
 
