@@ -14,6 +14,7 @@
 #include "tinygrad/Execution/TensorProgram.h"
 #include "ExecError.h"
 
+#include "tinygrad/Execution/AheadOfTime.h"
 #include "tinygrad/Execution/HCQHostFunction.h"
 #include "tinygrad/Execution/HCQRuntime.h"
 #include "tinygrad/Execution/ScheduleToHCQ.h"
@@ -161,6 +162,7 @@ llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UO
 struct Compiled {
   KernelSignature sig;
   tgrt_program *prog = nullptr;
+  std::string object; ///< the ELF object, for --emit=aot
 };
 } // namespace
 
@@ -174,6 +176,11 @@ struct TensorProgram::Impl {
   OwningOpRef<ModuleOp> hcqModule;
   std::unique_ptr<HCQHostFunction> host;
   std::unique_ptr<HCQReplay> replay;
+  /// What lowerToHCQ gave the schedule: its objects by index (--emit=aot).
+  HCQScheduleInput hcqInput;
+  std::map<UOpRef, unsigned> storageIds;
+  std::vector<UOpRef> programBodies;
+  std::vector<int64_t> varValues;
 
   ~Impl() {
     replay.reset(); // the graph holds buffers and programs
@@ -292,6 +299,7 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
     if (freshProgram) {
       in.programs.push_back({k.sig.name, 0});
       bind.programs.push_back(k.prog);
+      programBodies.push_back(body);
     }
     step.program = pit->second;
     for (int64_t slot : k.sig.globals) {
@@ -333,6 +341,9 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
     return error("the schedule does not lower to hcq queue commands");
   if (failed(verify(*hcqModule)))
     return error("the hcq schedule does not verify");
+  hcqInput = in;
+  storageIds = storageIndex;
+  varValues = bind.vars;
   auto h = HCQHostFunction::compile(*fn);
   if (!h)
     return h.takeError();
@@ -412,6 +423,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     at(Stage::Runtime);
     Compiled &c = I.kernels[body];
     c.sig = k->signature;
+    c.object = k->object;
     if (tgrt_program_load(I.dev, k->object.data(), k->object.size(), k->signature.name.c_str(), &c.prog) !=
         TGRT_OK)
       return rtError("loading kernel " + llvm::Twine(n));
@@ -477,6 +489,50 @@ void TensorProgram::printHCQ(llvm::raw_ostream &os) const {
 }
 
 void TensorProgram::printHostFunction(llvm::raw_ostream &os) const { os << impl->host->llvmDialect(); }
+
+llvm::Expected<AOTFiles> TensorProgram::emitAOT(llvm::StringRef name, llvm::StringRef source) const {
+  Impl &I = *impl;
+  AOTProgram p;
+  p.source = source.str();
+  p.schedule = *I.hcqModule->getOps<func::FuncOp>().begin();
+  p.buffers = I.hcqInput.buffers;
+  p.vars = I.hcqInput.vars;
+  p.varValues = I.varValues;
+  std::map<UOpRef, unsigned> ids = I.storageIds;
+  p.storageBytes.resize(ids.size());
+  auto storageId = [&](UOpRef base) {
+    auto [it, fresh] = ids.try_emplace(base, ids.size());
+    if (fresh)
+      p.storageBytes.push_back(0);
+    p.storageBytes[it->second] = std::max<int64_t>(1, numel(base) * itemsize(base));
+    return it->second;
+  };
+  for (auto &[base, id] : I.storageIds)
+    storageId(base);
+  for (UOpRef body : I.programBodies) {
+    const Compiled &k = I.kernels.find(body)->second;
+    p.kernels.push_back(k.object);
+    p.entries.push_back(k.sig.name);
+  }
+  for (auto [i, b] : llvm::enumerate(I.tensorBufs))
+    p.inputs.push_back({storageId(b), 0, bufferInfos[i].bytes, bufferInfos[i].dtype, {bufferInfos[i].elements},
+                        bufferInfos[i].device});
+  for (auto [i, view] : llvm::enumerate(I.outputViews)) {
+    // A reshape keeps a dense range dense; anything else must already be one.
+    UOpRef v = view;
+    while (v->op == sym::Op::RESHAPE)
+      v = v->src[0];
+    auto st = I.storageOf(v);
+    if (!st || numel(v) != numel(view))
+      return error("output " + llvm::Twine(i) + " is not a dense range of one buffer (" +
+                   (st ? sym::getOpName(view->op) : llvm::toString(st.takeError())) +
+                   "): --emit=aot writes only such outputs");
+    const OutputInfo &oi = outputInfos[i];
+    p.outputs.push_back({storageId(st->base), st->offset, oi.bytes, oi.dtype,
+                         std::vector<int64_t>(oi.shape.begin(), oi.shape.end()), "CPU"});
+  }
+  return emitAheadOfTime(p, name);
+}
 
 llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
   if (index >= outputInfos.size())
