@@ -78,7 +78,7 @@ def _input_positions(call):
 class RuntimeGraph(MultiGraphRunner):
     """A batch of the JIT's calls as one tgrt_graph. Subclasses say which tinygrad devices and programs
     they take (`device_type`, `takes_program`) and how a tinygrad buffer or program becomes a runtime
-    handle (`rt_device`, `buffer_handle`, `program_handle`, `dispatch`)."""
+    handle (`rt_device`, `buffer_key`, `buffer_handle`, `program_handle`, `dispatch`)."""
     device_type = None
 
     # ---- what a subclass provides
@@ -90,8 +90,12 @@ class RuntimeGraph(MultiGraphRunner):
     def rt_device(self):
         raise NotImplementedError
 
-    def buffer_handle(self, buf, device):
-        """(key of the memory, runtime handle, whether we own the handle and must free it)."""
+    def buffer_key(self, buf, device):
+        """What identifies the memory a tinygrad buffer is (the same key: the same memory)."""
+        raise NotImplementedError
+
+    def buffer_handle(self, key):
+        """(runtime handle of that memory, whether we own the handle and must free it)."""
         raise NotImplementedError
 
     def program_handle(self, prg, device):
@@ -124,11 +128,11 @@ class RuntimeGraph(MultiGraphRunner):
             raise
         stats["graphs"] += 1
 
-    def _handle(self, buf, device):
-        key, h, owned = self.buffer_handle(buf, device)
+    def _handle(self, key):
+        h, owned = self.buffer_handle(key)
         if owned:
             self._owned.append(h)
-        return key, h
+        return h
 
     def _record(self, input_uops):
         dev = self.rt_device()
@@ -156,19 +160,14 @@ class RuntimeGraph(MultiGraphRunner):
 
         def operand(pos):
             b = bufs[pos]
+            key = self.buffer_key(b, b.device)
             if pos in dyn:  # a use of its own, patched when the input changes
-                key, h = self._handle(b, b.device)
+                h = self._handle(key)
                 self._uses.append(_Use(j, lane, pos, h, key))
                 return h
-            key, h, owned = self.buffer_handle(b, b.device)
-            if key in self._fixed:  # one handle per piece of the JIT's own memory
-                if owned:
-                    _call("tgrt_buffer_free", h)
-                return self._fixed[key]
-            if owned:
-                self._owned.append(h)
-            self._fixed[key] = h
-            return h
+            if key not in self._fixed:  # one handle per piece of the JIT's own memory
+                self._fixed[key] = self._handle(key)
+            return self._fixed[key]
 
         if ast.op is Ops.COPY:
             dst, src = operand(0), operand(1)
@@ -221,11 +220,10 @@ class RuntimeGraph(MultiGraphRunner):
                     now[(j0 + lane, pos)] = bufs[pos]
         for use in self._uses:
             b = now[(use.call, use.pos)]
-            key, h, owned = self.buffer_handle(b.ensure_allocated(), b.device)
+            key = self.buffer_key(b.ensure_allocated(), b.device)
             if key == use.key:
-                if owned:
-                    _call("tgrt_buffer_free", h)
                 continue
+            h, owned = self.buffer_handle(key)
             try:
                 _call("tgrt_graph_update_buffer", self._graph, use.captured, h)
             except BaseException:
@@ -279,10 +277,11 @@ class CPUGraph(RuntimeGraph):
     def rt_device(self):
         return _cpu_device()
 
-    def buffer_handle(self, buf, device):
-        hb = buf.get_buf(device)
-        key = (int(hb.va_addr), buf.nbytes)
-        return key, _new("tgrt_buffer_import_host", _cpu_device(), ctypes.c_void_p(key[0]), key[1]), True
+    def buffer_key(self, buf, device):
+        return int(buf.get_buf(device).va_addr), buf.nbytes
+
+    def buffer_handle(self, key):
+        return _new("tgrt_buffer_import_host", _cpu_device(), ctypes.c_void_p(key[0]), key[1]), True
 
     def program_handle(self, prg, device):
         h = _cpu["programs"].get(prg.key)
@@ -317,9 +316,11 @@ class VulkanGraph(RuntimeGraph):
     def rt_device(self):
         return Device[self.calls[0][2][0].device].rt.handle
 
-    def buffer_handle(self, buf, device):
-        gb = buf.get_buf(device)
-        return (gb.handle, buf.nbytes), gb.handle, False
+    def buffer_key(self, buf, device):
+        return buf.get_buf(device).handle, buf.nbytes
+
+    def buffer_handle(self, key):
+        return key[0], False
 
     def program_handle(self, prg, device):
         return get_runtime(device, prg).handle
