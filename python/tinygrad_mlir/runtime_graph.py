@@ -46,6 +46,8 @@ stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "buffer_updates": 
 
 TGRT_QUEUE_COMPUTE = 0
 TGRT_WAIT_INFINITE = 2**64 - 1
+
+
 def _call(name, *args):
     capi._check_rt(name, getattr(capi.library(), name)(*args))
 
