@@ -14,6 +14,7 @@
 #include "tinygrad/Execution/TensorProgram.h"
 #include "ExecError.h"
 
+#include "tinygrad/Execution/AheadOfTime.h"
 #include "tinygrad/Execution/HCQHostFunction.h"
 #include "tinygrad/Execution/HCQRuntime.h"
 #include "tinygrad/Execution/LoadKernel.h"
@@ -165,6 +166,7 @@ struct Compiled {
   /// A GPU kernel's launch: workgroups (for the schedule's variable values)
   /// and the workgroup size. Unset on the CPU, whose launch is core_id.
   std::optional<std::array<int64_t, 3>> global, local;
+  std::string object; ///< a CPU kernel's ELF object, for --emit=aot
 };
 } // namespace
 
@@ -178,6 +180,11 @@ struct TensorProgram::Impl {
   OwningOpRef<ModuleOp> hcqModule;
   std::unique_ptr<HCQHostFunction> host;
   std::unique_ptr<HCQReplay> replay;
+  /// What lowerToHCQ gave the schedule: its objects by index (--emit=aot).
+  HCQScheduleInput hcqInput;
+  std::map<UOpRef, unsigned> storageIds;
+  std::vector<UOpRef> programBodies;
+  std::vector<int64_t> varValues;
 
   ~Impl() {
     replay.reset(); // the graph holds buffers and programs
@@ -296,6 +303,7 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
     if (freshProgram) {
       in.programs.push_back({k.sig.name, 0});
       bind.programs.push_back(k.prog);
+      programBodies.push_back(body);
     }
     step.program = pit->second;
     for (int64_t slot : k.sig.globals) {
@@ -342,6 +350,9 @@ llvm::Error TensorProgram::Impl::lowerToHCQ(MLIRContext *mctx) {
     return error("the schedule does not lower to hcq queue commands");
   if (failed(verify(*hcqModule)))
     return error("the hcq schedule does not verify");
+  hcqInput = in;
+  storageIds = storageIndex;
+  varValues = bind.vars;
   auto h = HCQHostFunction::compile(*fn);
   if (!h)
     return h.takeError();
@@ -439,6 +450,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
         return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
       at(Stage::Runtime);
       c.sig = k->signature;
+      c.object = k->object;
       loaded = loadKernel(I.dev, TGRT_FORMAT_ELF, k->object, c.sig, c.sig.localSize, &c.prog);
     }
     if (loaded != TGRT_OK)
@@ -505,6 +517,53 @@ void TensorProgram::printHCQ(llvm::raw_ostream &os) const {
 }
 
 void TensorProgram::printHostFunction(llvm::raw_ostream &os) const { os << impl->host->llvmDialect(); }
+
+llvm::Expected<AOTFiles> TensorProgram::emitAOT(llvm::StringRef name, llvm::StringRef source) const {
+  Impl &I = *impl;
+  AOTProgram p;
+  p.source = source.str();
+  p.schedule = *I.hcqModule->getOps<func::FuncOp>().begin();
+  p.buffers = I.hcqInput.buffers;
+  p.vars = I.hcqInput.vars;
+  p.varValues = I.varValues;
+  std::map<UOpRef, unsigned> ids = I.storageIds;
+  p.storageBytes.resize(ids.size());
+  auto storageId = [&](UOpRef base) {
+    auto [it, fresh] = ids.try_emplace(base, ids.size());
+    if (fresh)
+      p.storageBytes.push_back(0);
+    p.storageBytes[it->second] = std::max<int64_t>(1, numel(base) * itemsize(base));
+    return it->second;
+  };
+  for (auto &[base, id] : I.storageIds)
+    storageId(base);
+  for (UOpRef body : I.programBodies) {
+    const Compiled &k = I.kernels.find(body)->second;
+    if (k.global)
+      return error("an ahead-of-time program holds CPU kernels only: kernel " + k.sig.name +
+                   " was compiled for a GPU target");
+    p.kernels.push_back(k.object);
+    p.entries.push_back(k.sig.name);
+  }
+  for (auto [i, b] : llvm::enumerate(I.tensorBufs))
+    p.inputs.push_back({storageId(b), 0, bufferInfos[i].bytes, bufferInfos[i].dtype, {bufferInfos[i].elements},
+                        bufferInfos[i].device});
+  for (auto [i, view] : llvm::enumerate(I.outputViews)) {
+    // A reshape keeps a dense range dense; anything else must already be one.
+    UOpRef v = view;
+    while (v->op == sym::Op::RESHAPE)
+      v = v->src[0];
+    auto st = I.storageOf(v);
+    if (!st || numel(v) != numel(view))
+      return error("output " + llvm::Twine(i) + " is not a dense range of one buffer (" +
+                   (st ? sym::getOpName(view->op) : llvm::toString(st.takeError())) +
+                   "): --emit=aot writes only such outputs");
+    const OutputInfo &oi = outputInfos[i];
+    p.outputs.push_back({storageId(st->base), st->offset, oi.bytes, oi.dtype,
+                         std::vector<int64_t>(oi.shape.begin(), oi.shape.end()), "CPU"});
+  }
+  return emitAheadOfTime(p, name);
+}
 
 llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
   if (index >= outputInfos.size())

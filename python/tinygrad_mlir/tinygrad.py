@@ -70,7 +70,7 @@ from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
 
-from . import backend
+from . import backend, runtime_graph
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
 
 
@@ -382,6 +382,7 @@ def install():
             renderers = list(renderers or [])
             _add_renderer(renderers)
         orig_init(self, device, allocator, renderers, *args, **kwargs)
+        runtime_graph.install(self)
     __init__._tinygrad_mlir = True
     if not getattr(Compiled.__init__, "_tinygrad_mlir", False):
         Compiled.__init__ = __init__
@@ -399,6 +400,7 @@ def install():
         if dn.split(":")[0] == "CPU":
             try:
                 _add_renderer(Device[dn].renderers)
+                runtime_graph.install(Device[dn])
             except Exception:  # device usage disallowed here (e.g. a compile worker)
                 pass
 
@@ -419,6 +421,11 @@ def pytest_terminal_summary(terminalreporter):
         f"in {s['compile_s']:.1f}s via {s['transport'] or backend.transport_description()}, "
         f"{s['failed']} rejected, {s['fallback']} fell back" +
         (f", {s['checked']} checked against tinygrad, {s['mismatched']} differ" if s["checked"] else ""))
+    g = runtime_graph.stats
+    if g["graphs"]:
+        terminalreporter.write_line(
+            f"tinygrad-mlir: {g['graphs']} JIT graphs ({g['execs']} kernels, {g['copies']} copies) replayed "
+            f"{g['launches']} times through the runtime")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 using namespace tgrt;
 
 tgrt_buffer::~tgrt_buffer() {
-  if (memory.handle || memory.host)
+  if (!imported && (memory.handle || memory.host))
     device->driver->release(memory);
 }
 
@@ -29,6 +29,25 @@ tgrt_status tgrt_buffer_alloc(tgrt_device *device, size_t size, tgrt_buffer **ou
     Ref<tgrt_buffer> b = Ref<tgrt_buffer>::adopt(new tgrt_buffer);
     b->device = Ref<tgrt_device>::share(device);
     TGRT_RETURN_IF_ERROR(device->driver->allocate(size, b->memory));
+    b->data = b->memory.host;
+    b->size = size;
+    *out_buffer = b.leak();
+    return TGRT_OK;
+  });
+}
+
+tgrt_status tgrt_buffer_import_host(tgrt_device *device, void *host, size_t size,
+                                    tgrt_buffer **out_buffer) {
+  return apiCall("tgrt_buffer_import_host", [&]() -> Status {
+    const char *fn = "tgrt_buffer_import_host";
+    TGRT_RETURN_IF_ERROR(checkOpenDevice(device, fn));
+    TGRT_RETURN_IF_ERROR(checkOut(out_buffer, fn, "out_buffer"));
+    if (!host && size)
+      return failf(TGRT_INVALID_ARGUMENT, "%s: host is NULL for %zu bytes", fn, size);
+    Ref<tgrt_buffer> b = Ref<tgrt_buffer>::adopt(new tgrt_buffer);
+    b->device = Ref<tgrt_device>::share(device);
+    TGRT_RETURN_IF_ERROR(device->driver->importHost(host, size, b->memory));
+    b->imported = true;
     b->data = b->memory.host;
     b->size = size;
     *out_buffer = b.leak();

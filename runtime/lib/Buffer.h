@@ -18,6 +18,7 @@ struct tgrt_buffer final : tgrt::Object {
   size_t offset = 0;             // of this buffer's first byte in root's memory
   uint8_t *data = nullptr;       // host address of the first byte, if mapped
   size_t size = 0;
+  bool imported = false;         // memory the caller owns (tgrt_buffer_import_host)
 };
 
 namespace tgrt {

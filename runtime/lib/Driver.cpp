@@ -16,6 +16,11 @@ Status DeviceDriver::copyOut(const Memory &, size_t, void *, size_t) {
   return fail(TGRT_INTERNAL, "the driver has no host copies but its memory is not host-visible");
 }
 
+Status DeviceDriver::importHost(void *, size_t, Memory &) {
+  return fail(TGRT_UNSUPPORTED, "tgrt_buffer_import_host: this device's memory is not host memory "
+                                "(only the CPU device imports host memory)");
+}
+
 const char *tgrt::driverNames() { return "CPU, VULKAN, CUDA, AMD"; }
 
 Status tgrt::openDriver(const char *function, const std::string &name,

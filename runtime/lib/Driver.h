@@ -92,6 +92,9 @@ public:
 
   virtual Status allocate(size_t size, Memory &out) = 0;
   virtual void release(Memory &memory) noexcept = 0;
+  /// Memory over the caller's host bytes (tgrt_buffer_import_host), never
+  /// released by the driver. Only drivers whose memory is host memory.
+  virtual Status importHost(void *host, size_t size, Memory &out);
   /// Host copies into and out of memory without a host mapping.
   virtual Status copyIn(const Memory &memory, size_t offset, const void *src, size_t size);
   virtual Status copyOut(const Memory &memory, size_t offset, void *dst, size_t size);

@@ -24,6 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -100,10 +101,30 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   if (!program)
     return die(llvm::toString(program.takeError()));
   exec::TensorProgram &prog = **program;
-  if (!opts.emitKind.empty()) {
+  if (opts.emitKind == "aot") {
+    // -o PREFIX: PREFIX.o (schedule + kernels) and PREFIX.h, symbols named after PREFIX's file name.
+    if (opts.emitPath == "-")
+      return die("--emit=aot writes two files: give their path prefix with -o");
+    std::string name = llvm::sys::path::filename(opts.emitPath).str();
+    for (char &c : name)
+      if (!isalnum((unsigned char)c) && c != '_')
+        c = '_';
+    auto files = prog.emitAOT(name, ("the tensor program '" + id + "' of " +
+                                     llvm::sys::path::filename(opts.casePath)).str());
+    if (!files)
+      return die(llvm::toString(files.takeError()));
+    for (auto [ext, text] : {std::pair{".o", &files->object}, std::pair{".h", &files->header}}) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os((opts.emitPath + ext).str(), ec, llvm::sys::fs::OF_None);
+      if (ec)
+        return die("cannot open " + opts.emitPath + ext + ": " + ec.message());
+      os << *text;
+    }
+  } else if (!opts.emitKind.empty()) {
     if (opts.emitKind != "host" && opts.emitKind != "host-llvm")
-      return die("--emit on a tensor program takes host (the schedule as hcq queue commands) or host-llvm "
-                 "(those as the compiled host function's runtime calls)");
+      return die("--emit on a tensor program takes host (the schedule as hcq queue commands), host-llvm "
+                 "(those as the compiled host function's runtime calls) or aot (an object and a C header, "
+                 "-o PREFIX)");
     std::error_code ec;
     llvm::raw_fd_ostream os(opts.emitPath, ec, llvm::sys::fs::OF_None);
     if (ec)

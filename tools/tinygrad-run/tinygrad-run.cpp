@@ -1,6 +1,6 @@
 //===- tinygrad-run.cpp - compile a kernel case, run it, compare ----------===//
 //
-//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host|host-llvm] [-o FILE]
+//   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host|host-llvm|aot] [-o FILE]
 //                [--mlir-print-ir-after-all] [--lowered=K.mlir] [--beam=N [--beam-no-cache]]
 //                [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] [--emit=spirv|ptx|cubin|hsaco|gpu-ir]
 //
@@ -60,7 +60,9 @@ static cl::opt<bool> exactFloats("exact-floats",
 static cl::opt<std::string> emitKind("emit", cl::desc("print the code: mlir, llvm, asm or obj (CPU kernels); mlir, "
                                                      "gpu-ir, spirv, ptx, cubin or hsaco (GPU targets); host or "
                                                      "host-llvm (tensor programs: the schedule as hcq queue commands, "
-                                                     "or compiled to runtime calls)"),
+                                                     "or compiled to runtime calls); aot (tensor programs: "
+                                                     "-o PREFIX writes PREFIX.o and PREFIX.h, linked with the "
+                                                     "runtime alone)"),
                                      cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> outPath("o", cl::desc("output file for --emit"), cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string> writeOutputs(

@@ -119,6 +119,14 @@ TEST_F(VulkanTest, LaunchErrorsAreReported) {
   TGRT_EXPECT_ERROR(tgrt_program_launch(p, args, 4, -1, 1), TGRT_INVALID_ARGUMENT, "compiled for");
 }
 
+TEST_F(VulkanTest, HostMemoryIsNotImported) {
+  std::vector<uint8_t> host(64);
+  tgrt_buffer *b = nullptr;
+  TGRT_EXPECT_ERROR(tgrt_buffer_import_host(dev, host.data(), host.size(), &b), TGRT_UNSUPPORTED,
+                    "only the CPU device");
+  EXPECT_EQ(b, nullptr);
+}
+
 TEST_F(VulkanTest, BadProgramsAreReported) {
   uint8_t junk[64] = {1, 2, 3};
   tgrt_program_desc d{};

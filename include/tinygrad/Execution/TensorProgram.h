@@ -15,6 +15,7 @@
 
 #include "tinygrad/Codegen/CPUPipeline.h"
 #include "tinygrad/Codegen/GPUPipeline.h"
+#include "tinygrad/Execution/AheadOfTime.h"
 #include "tinygrad/Target/TargetDescription.h"
 #include "tinygrad/Schedule/SchedulePipeline.h"
 #include "tinygrad/Symbolic/UOp.h"
@@ -95,6 +96,11 @@ public:
   /// The same compiled to host code: the llvm.func of runtime calls
   /// (convert-hcq-to-runtime) that recorded what run() replays.
   void printHostFunction(llvm::raw_ostream &os) const;
+  /// The program ahead of time (AheadOfTime.h): one object holding the
+  /// schedule and the kernels, and a C header; `name` prefixes the symbols,
+  /// `source` is named in the header. Outputs must be dense ranges of one
+  /// buffer each.
+  llvm::Expected<AOTFiles> emitAOT(llvm::StringRef name, llvm::StringRef source) const;
   /// outputs()[index] as dense row-major bytes (padding reads as zero).
   llvm::Expected<std::vector<char>> readOutput(size_t index);
 

@@ -173,6 +173,15 @@ TGRT_API tgrt_status tgrt_buffer_alloc(tgrt_device *device, size_t size, tgrt_bu
  * parent + offset, so it is only as aligned as the offset makes it. */
 TGRT_API tgrt_status tgrt_buffer_view(tgrt_buffer *parent, size_t offset, size_t size,
                                       tgrt_buffer **out_view);
+/* A buffer of the device over size bytes of host memory the caller owns
+ * (host may be NULL only when size is 0): kernels and copies use that memory
+ * in place, as tinygrad's CPU allocator's buffers are used by our graphs.
+ * The runtime never frees it; the caller keeps it alive and unchanged in
+ * place for as long as the buffer, or any recording, graph or submission
+ * naming it, may still use it. Only devices whose memory is plain host
+ * memory can do this (the CPU); others return TGRT_UNSUPPORTED. */
+TGRT_API tgrt_status tgrt_buffer_import_host(tgrt_device *device, void *host, size_t size,
+                                             tgrt_buffer **out_buffer);
 /* Releases the caller's handle to a buffer or view. */
 TGRT_API tgrt_status tgrt_buffer_free(tgrt_buffer *buffer);
 TGRT_API tgrt_status tgrt_buffer_size(const tgrt_buffer *buffer, size_t *out_size);

@@ -81,6 +81,12 @@ public:
     out.size = size;
     return TGRT_OK;
   }
+  Status importHost(void *host, size_t size, Memory &out) override {
+    out.handle = nullptr;
+    out.host = static_cast<uint8_t *>(host);
+    out.size = size;
+    return TGRT_OK;
+  }
   void release(Memory &memory) noexcept override {
     std::free(memory.handle);
     memory = Memory();

@@ -1,0 +1,193 @@
+//===- AheadOfTime.cpp - a tensor program as an object and a C header -----===//
+#include "tinygrad/Execution/AheadOfTime.h"
+#include "ExecError.h"
+
+#include "tinygrad/Conversion/HCQToRuntime.h"
+#include "tinygrad/Target/CPU/CPUTarget.h"
+#include "tinygrad-rt/hcq.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tinygrad;
+using namespace mlir::tinygrad::exec;
+
+namespace {
+
+bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return isalnum((unsigned char)c) || c == '_'; });
+}
+
+/// `{a, b, c}` of a list (a zero when empty: C has no empty initializers).
+template <typename T, typename F> std::string initializer(const std::vector<T> &v, F fmt) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "{";
+  for (size_t i = 0; i < v.size(); ++i)
+    os << (i ? ", " : "") << fmt(v[i]);
+  if (v.empty())
+    os << "0";
+  os << "}";
+  return s;
+}
+
+std::string quoted(llvm::StringRef s) {
+  std::string out = "\"";
+  for (char c : s)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+std::string tensorTable(const std::vector<AOTProgram::Tensor> &ts) {
+  return initializer(ts, [](const AOTProgram::Tensor &t) {
+    std::string shape;
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      shape += (i ? ", " : "") + std::to_string(t.shape[i]);
+    return "{" + std::to_string(t.storage) + "u, " + std::to_string(t.offset) + "u, " + std::to_string(t.bytes) +
+           "u, " + quoted(t.dtype) + ", " + quoted("(" + shape + ")") + ", " + quoted(t.device) + "}";
+  });
+}
+
+/// The header: declarations of the object's symbols, the program's tables,
+/// and create/run/destroy as static inline functions over runtime.h/hcq.h.
+std::string header(const AOTProgram &p, llvm::StringRef n) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::string guard = n.upper() + "_TINYGRAD_AOT_H";
+  size_t numObjects = 1 + p.buffers.size() + p.kernels.size();
+  auto u = [](auto x) { return std::to_string(x) + "u"; };
+  os << "/* " << n << ".h: a tinygrad tensor program compiled ahead of time by tinygrad-run --emit=aot\n"
+     << " * (" << p.source << ").\n"
+     << " * Link " << n << ".o with libTinygradRuntime; nothing else is needed at run time:\n"
+     << " *   " << n << "_program p; " << n << "_create(device, &p); copy the inputs in (" << n << "_inputs),\n"
+     << " *   " << n << "_run(&p); copy the outputs out (" << n << "_outputs); " << n << "_destroy(&p). */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"tinygrad-rt/hcq.h\"\n\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "/* In " << n << ".o: the schedule (devices, buffers, programs in `objects`; variables in `vars`)\n"
+     << " * and each kernel's ELF object. */\n"
+     << "void " << n << "_schedule(tgrt_hcq_state *state, void *const *objects, const int64_t *vars);\n";
+  for (size_t i = 0; i < p.kernels.size(); ++i)
+    os << "extern const unsigned char " << n << "_kernel_" << i << "[" << p.kernels[i].size() << "];\n";
+  os << "\nenum {\n"
+     << "  " << n << "_NUM_STORAGE = " << p.storageBytes.size() << ",\n"
+     << "  " << n << "_NUM_BUFFERS = " << p.buffers.size() << ",\n"
+     << "  " << n << "_NUM_PROGRAMS = " << p.kernels.size() << ",\n"
+     << "  " << n << "_NUM_VARS = " << p.vars.size() << ",\n"
+     << "  " << n << "_NUM_INPUTS = " << p.inputs.size() << ",\n"
+     << "  " << n << "_NUM_OUTPUTS = " << p.outputs.size() << "\n};\n\n"
+     << "/* A tensor the caller fills or reads: `bytes` dense row-major bytes at `offset` in storage[storage].\n"
+     << " * Inputs are the tensor graph's device buffers in slot order: those realized before the program\n"
+     << " * (its inputs) first, then those it creates (clone and assign targets; tinygrad's RNG state on\n"
+     << " * PYTHON, which Tensor.manual_seed fills). Outputs are the realized tensors. */\n"
+     << "typedef struct " << n << "_tensor {\n  unsigned storage;\n  size_t offset, bytes;\n"
+     << "  const char *dtype, *shape, *device;\n} " << n << "_tensor;\n"
+     << "static const " << n << "_tensor " << n << "_inputs[] = " << tensorTable(p.inputs) << ";\n"
+     << "static const " << n << "_tensor " << n << "_outputs[] = " << tensorTable(p.outputs) << ";\n\n"
+     << "typedef struct " << n << "_program {\n"
+     << "  tgrt_device *device;\n"
+     << "  tgrt_buffer *storage[" << std::max<size_t>(1, p.storageBytes.size()) << "];\n"
+     << "  tgrt_buffer *buffers[" << std::max<size_t>(1, p.buffers.size()) << "];\n"
+     << "  tgrt_program *programs[" << std::max<size_t>(1, p.kernels.size()) << "];\n"
+     << "  void *objects[" << numObjects << "];\n"
+     << "  int64_t vars[" << std::max<size_t>(1, p.vars.size()) << "]; /* "
+     << (p.vars.empty() ? std::string("none") : llvm::join(p.vars, ", ")) << " */\n"
+     << "} " << n << "_program;\n\n";
+  os << "/* Allocates the program's memory and loads its kernels on `device` (a CPU device). */\n"
+     << "static inline tgrt_status " << n << "_create(tgrt_device *device, " << n << "_program *p) {\n"
+     << "  static const size_t storage_bytes[] = " << initializer(p.storageBytes, u) << ";\n"
+     << "  static const unsigned buffer_storage[] = "
+     << initializer(p.buffers, [&](const HCQBuffer &b) { return u(b.storage); }) << ";\n"
+     << "  static const size_t buffer_begin[] = "
+     << initializer(p.buffers, [&](const HCQBuffer &b) { return u(b.begin); }) << ";\n"
+     << "  static const size_t buffer_end[] = "
+     << initializer(p.buffers, [&](const HCQBuffer &b) { return u(b.end); }) << ";\n"
+     << "  static const char *const entries[] = "
+     << initializer(p.entries, [](const std::string &e) { return quoted(e); }) << ";\n"
+     << "  static const int64_t vars[] = "
+     << initializer(p.varValues, [](int64_t v) { return "INT64_C(" + std::to_string(v) + ")"; }) << ";\n";
+  std::vector<size_t> ids(p.kernels.size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = i;
+  os << "  const unsigned char *const kernels[] = "
+     << initializer(ids, [&](size_t i) { return n.str() + "_kernel_" + std::to_string(i); }) << ";\n"
+     << "  static const size_t kernel_bytes[] = "
+     << initializer(p.kernels, [&](const std::string &k) { return u(k.size()); }) << ";\n"
+     << "  tgrt_status s = TGRT_OK;\n  unsigned i;\n"
+     << "  memset(p, 0, sizeof *p);\n  p->device = device;\n"
+     << "  for (i = 0; s == TGRT_OK && i < " << n << "_NUM_STORAGE; ++i)\n"
+     << "    s = tgrt_buffer_alloc(device, storage_bytes[i], &p->storage[i]);\n"
+     << "  for (i = 0; s == TGRT_OK && i < " << n << "_NUM_BUFFERS; ++i)\n"
+     << "    s = tgrt_buffer_view(p->storage[buffer_storage[i]], buffer_begin[i], buffer_end[i] - buffer_begin[i],\n"
+     << "                         &p->buffers[i]);\n"
+     << "  for (i = 0; s == TGRT_OK && i < " << n << "_NUM_PROGRAMS; ++i)\n"
+     << "    s = tgrt_program_load(device, kernels[i], kernel_bytes[i], entries[i], &p->programs[i]);\n"
+     << "  p->objects[0] = device;\n"
+     << "  for (i = 0; i < " << n << "_NUM_BUFFERS; ++i) p->objects[1 + i] = p->buffers[i];\n"
+     << "  for (i = 0; i < " << n << "_NUM_PROGRAMS; ++i) p->objects[1 + " << n
+     << "_NUM_BUFFERS + i] = p->programs[i];\n"
+     << "  for (i = 0; i < " << n << "_NUM_VARS; ++i) p->vars[i] = vars[i];\n"
+     << "  (void)buffer_storage; (void)buffer_begin; (void)buffer_end; (void)entries; (void)kernels;\n"
+     << "  (void)kernel_bytes; (void)vars; (void)storage_bytes;\n"
+     << "  return s;\n}\n\n";
+  os << "/* Runs the schedule once and waits for it (host waits time out after `timeout_ms`).\n"
+     << " * On failure *message (may be NULL) names the failing runtime call. */\n"
+     << "static inline tgrt_status " << n << "_run(" << n
+     << "_program *p, uint64_t timeout_ms, const char **message) {\n"
+     << "  tgrt_hcq_state *state = NULL;\n"
+     << "  tgrt_status s = tgrt_hcq_state_create(0, timeout_ms, &state);\n"
+     << "  if (s != TGRT_OK) return s;\n"
+     << "  " << n << "_schedule(state, p->objects, p->vars);\n"
+     << "  s = tgrt_hcq_state_status(state, message);\n"
+     << "  tgrt_hcq_state_destroy(state);\n  return s;\n}\n\n";
+  os << "/* Releases what " << n << "_create made (not the device). */\n"
+     << "static inline void " << n << "_destroy(" << n << "_program *p) {\n  unsigned i;\n"
+     << "  for (i = 0; i < " << n << "_NUM_PROGRAMS; ++i) if (p->programs[i]) tgrt_program_free(p->programs[i]);\n"
+     << "  for (i = 0; i < " << n << "_NUM_BUFFERS; ++i) if (p->buffers[i]) tgrt_buffer_free(p->buffers[i]);\n"
+     << "  for (i = 0; i < " << n << "_NUM_STORAGE; ++i) if (p->storage[i]) tgrt_buffer_free(p->storage[i]);\n"
+     << "  memset(p, 0, sizeof *p);\n}\n\n"
+     << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+  return s;
+}
+
+} // namespace
+
+llvm::Expected<AOTFiles> exec::emitAheadOfTime(const AOTProgram &p, llvm::StringRef name) {
+  if (!isIdentifier(name))
+    return error("the ahead-of-time name '" + name + "' is not a C identifier");
+  if (!p.schedule)
+    return error("no schedule to write ahead of time");
+  if (p.kernels.size() != p.entries.size())
+    return error("kernel objects and entries differ in number");
+  func::FuncOp schedule = p.schedule;
+  MLIRContext *ctx = schedule.getContext();
+  ctx->loadDialect<LLVM::LLVMDialect>();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(schedule.getLoc());
+  auto fn = cast<func::FuncOp>(schedule->clone());
+  fn.setName((name + "_schedule").str());
+  module->getBody()->push_back(fn);
+  if (failed(convertHCQToRuntime(*module)) || failed(verify(*module)))
+    return error("the schedule does not convert to runtime calls (convert-hcq-to-runtime)");
+  // Each kernel's object as a constant byte array, loaded at run time by
+  // tgrt_program_load as tinygrad's CPU runner loads it.
+  OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+  for (auto [i, obj] : llvm::enumerate(p.kernels)) {
+    if (obj.empty())
+      return error("kernel " + llvm::Twine(i) + " has no object");
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), obj.size());
+    b.create<LLVM::GlobalOp>(module->getLoc(), type, /*isConstant=*/true, LLVM::Linkage::External,
+                             (name + "_kernel_" + llvm::Twine(i)).str(), b.getStringAttr(obj),
+                             /*alignment=*/16);
+  }
+  auto out = cpu::emitObject(*module);
+  if (failed(out))
+    return error("the schedule's object was not emitted");
+  return AOTFiles{std::move(out->object), header(p, name)};
+}
