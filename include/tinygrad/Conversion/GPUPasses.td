@@ -78,4 +78,40 @@ def GPUSignExtendByShifts : Pass<"tg-gpu-sign-extend-by-shifts", "::mlir::gpu::G
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def GPULegalizeArithForSPIRV : Pass<"tg-gpu-legalize-arith-for-spirv", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Arith ops convert-arith-to-spirv has no pattern for, in ops it has";
+  let description = [{
+    convert-arith-to-spirv leaves `arith.floordivsi` and `arith.ceildivsi`
+    unlegalized, and lowers integer arithmetic on `i1` to SPIR-V ops that
+    take no booleans (OpIMul, OpIAdd, OpGL.UMax, ... on a bool: invalid
+    IR), where tinygrad computes on bools (`all` is a MUL reduce of bools,
+    bool MAX is `any`). This pass expands the floor and ceil divisions
+    (upstream's arith expansion patterns) and rewrites each integer op on
+    `i1` operands that SPIR-V has no bool form of (add, sub, mul, div, rem,
+    min, max, shifts, signed comparisons) as the same op on `i32`: the
+    operands zero-extended, or sign-extended for the signed ops (true is
+    -1 as an i1), and the result truncated back to `i1`. and/or/xor,
+    select and eq/ne/unsigned comparisons have bool forms and stay.
+    Part of tg-gpu-to-spirv, before tg-gpu-sign-extend-by-shifts.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def GPUWidenBoolMemory : Pass<"tg-gpu-widen-bool-memory", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Private and workgroup memrefs of i1 as memrefs of i32";
+  let description = [{
+    The SPIR-V type converter stores an `i1` memref element as an 8-bit
+    integer, which needs the Int8 capability; without it a `memref.store`
+    to a bool accumulator (a REDUCE of bools: `any`, `all`, scatter_reduce's
+    masks) failed to legalize. Global buffers of bool are already bytes
+    (the emitter's memory type); this pass rewrites every `memref.alloca`
+    and `memref.alloc` of `i1` elements in the kernel to `i32` elements:
+    each `memref.store` zero-extends its value and each `memref.load`
+    truncates the word back to `i1`. Any other use of such a memref is an
+    error at the allocation, never left to be miscompiled. Part of
+    tg-gpu-to-spirv only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif
