@@ -114,4 +114,32 @@ def GPUWidenBoolMemory : Pass<"tg-gpu-widen-bool-memory", "::mlir::gpu::GPUFuncO
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def GPULoopBudget : Pass<"tg-gpu-loop-budget", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Unroll loops until one thread's loop iterations fit the device's budget";
+  let description = [{
+    Mesa's lavapipe (llvmpipe's gallivm, the Vulkan device `make test` runs
+    on) guards shaders against infinite loops with one counter per
+    invocation, set to 65535 at entry and decremented at every loop
+    iteration of every loop: once it reaches zero, every loop exits. A
+    thread whose loops iterate more often in all silently computes with
+    its remaining iterations skipped (measured: two nested 320-iteration
+    loops counted 204 outer iterations, the budget spent; test_ops'
+    masked_select, a triple reduce of 320 per thread, read index 0
+    everywhere). The budget is the target description's
+    `maxLoopIterations` (0: none). This pass counts one thread's iterations
+    (every `scf.for` with constant bounds, its trip count times those of
+    the loops around it) and, while they exceed the budget, unrolls the
+    innermost loop that iterates most (completely when its unrolled body
+    stays within 4096 ops, else by the largest factor that does). A kernel
+    still over the budget, or with a loop whose trip count is not a
+    constant while the rest is over it, is an error naming the budget and
+    the count, never left to run wrong.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "uint64_t", /*default=*/"65535",
+           "loop iterations one invocation may run in all (0: no limit)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif
