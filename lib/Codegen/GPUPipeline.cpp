@@ -108,7 +108,7 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   }
   switch (target.kind) {
   case TargetKind::Vulkan:
-    buildGPUToSPIRVPipeline(pm);
+    buildGPUToSPIRVPipeline(pm, target.maxLoopIterations);
     out.format = BinaryFormat::SPIRV;
     break;
   case TargetKind::CUDA:

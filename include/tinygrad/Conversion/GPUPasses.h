@@ -58,7 +58,10 @@ void buildGPUToROCDLPipeline(OpPassManager &pm, const GPUToROCDLOptions &options
 
 /// gpu.module in upstream dialects -> a spirv.module beside it (Vulkan:
 /// Shader capability, the gpu.module's spirv.target_env), ready for
-/// spirv::serialize (GPUToSPIRV/Pipeline.cpp).
+/// spirv::serialize (GPUToSPIRV/Pipeline.cpp). maxLoopIterations: the
+/// device's loop budget per thread (TargetDescription::maxLoopIterations).
+void buildGPUToSPIRVPipeline(OpPassManager &pm, uint64_t maxLoopIterations);
+/// The same for TargetDescription::vulkan().
 void buildGPUToSPIRVPipeline(OpPassManager &pm);
 
 /// The limits of `target` as tg-gpu-check-limits options.

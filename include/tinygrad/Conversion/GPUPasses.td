@@ -78,4 +78,68 @@ def GPUSignExtendByShifts : Pass<"tg-gpu-sign-extend-by-shifts", "::mlir::gpu::G
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def GPULegalizeArithForSPIRV : Pass<"tg-gpu-legalize-arith-for-spirv", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Arith ops convert-arith-to-spirv has no pattern for, in ops it has";
+  let description = [{
+    convert-arith-to-spirv leaves `arith.floordivsi` and `arith.ceildivsi`
+    unlegalized, and lowers integer arithmetic on `i1` to SPIR-V ops that
+    take no booleans (OpIMul, OpIAdd, OpGL.UMax, ... on a bool: invalid
+    IR), where tinygrad computes on bools (`all` is a MUL reduce of bools,
+    bool MAX is `any`). This pass expands the floor and ceil divisions
+    (upstream's arith expansion patterns) and rewrites each integer op on
+    `i1` operands that SPIR-V has no bool form of (add, sub, mul, div, rem,
+    min, max, shifts, signed comparisons) as the same op on `i32`: the
+    operands zero-extended, or sign-extended for the signed ops (true is
+    -1 as an i1), and the result truncated back to `i1`. and/or/xor,
+    select and eq/ne/unsigned comparisons have bool forms and stay.
+    Part of tg-gpu-to-spirv, before tg-gpu-sign-extend-by-shifts.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def GPUWidenBoolMemory : Pass<"tg-gpu-widen-bool-memory", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Private and workgroup memrefs of i1 as memrefs of i32";
+  let description = [{
+    The SPIR-V type converter stores an `i1` memref element as an 8-bit
+    integer, which needs the Int8 capability; without it a `memref.store`
+    to a bool accumulator (a REDUCE of bools: `any`, `all`, scatter_reduce's
+    masks) failed to legalize. Global buffers of bool are already bytes
+    (the emitter's memory type); this pass rewrites every `memref.alloca`
+    and `memref.alloc` of `i1` elements in the kernel to `i32` elements:
+    each `memref.store` zero-extends its value and each `memref.load`
+    truncates the word back to `i1`. Any other use of such a memref is an
+    error at the allocation, never left to be miscompiled. Part of
+    tg-gpu-to-spirv only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def GPULoopBudget : Pass<"tg-gpu-loop-budget", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Unroll loops until one thread's loop iterations fit the device's budget";
+  let description = [{
+    Mesa's lavapipe (llvmpipe's gallivm, the Vulkan device `make test` runs
+    on) guards shaders against infinite loops with one counter per
+    invocation, set to 65535 at entry and decremented at every loop
+    iteration of every loop: once it reaches zero, every loop exits. A
+    thread whose loops iterate more often in all silently computes with
+    its remaining iterations skipped (measured: two nested 320-iteration
+    loops counted 204 outer iterations, the budget spent; test_ops'
+    masked_select, a triple reduce of 320 per thread, read index 0
+    everywhere). The budget is the target description's
+    `maxLoopIterations` (0: none). This pass counts one thread's iterations
+    (every `scf.for` with constant bounds, its trip count times those of
+    the loops around it) and, while they exceed the budget, unrolls the
+    innermost loop that iterates most (completely when its unrolled body
+    stays within 4096 ops, else by the largest factor that does). A kernel
+    still over the budget, or with a loop whose trip count is not a
+    constant while the rest is over it, is an error naming the budget and
+    the count, never left to run wrong.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "uint64_t", /*default=*/"65535",
+           "loop iterations one invocation may run in all (0: no limit)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif

@@ -89,6 +89,10 @@ struct TargetDescription {
   /// math.fma rounds once (false: the device computes it as a multiply and
   /// an add; lavapipe does, so tinygrad's contracted C is matched in f64).
   bool fusedFMA = true;
+  /// Loop iterations one thread may run in all, every loop counted (0: no
+  /// limit). lavapipe's gallivm exits every loop once 65535 are spent, so
+  /// tg-gpu-loop-budget unrolls loops to fit or refuses the kernel.
+  uint64_t maxLoopIterations = 0;
 
   // -- what our heuristics size tiles for --
   unsigned vectorBytes = 32, vectorRegs = 16; ///< CPU vector registers

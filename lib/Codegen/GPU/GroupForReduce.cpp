@@ -5,7 +5,7 @@
 // GROUP_REDUCE ones (GROUP/GROUPTOP split a reduce over the threads of a
 // workgroup) first reduces only its other ranges, in each thread; the
 // partial results go to a LOCAL buffer indexed by the local ranges above it
-// and the group ranges; the final reduce reads that buffer back over fresh
+// and the group ranges (and its UPCAST lanes); the final reduce reads that buffer back over fresh
 // REDUCE ranges (ids + 100, tinygrad's numbering) after the fill (the
 // barrier is added by addImplicitBarriers).
 //
@@ -48,10 +48,17 @@ UOpRef fixGroupForReduce(sym::Context &ctx, UOpRef x, State &st) {
     return nullptr;
   MLIRContext *m = ctx.getMLIRContext();
   // Other locals the value depends on are dimensions of the buffer too.
-  llvm::SmallVector<UOpRef, 4> upstreamLocals;
-  for (UOpRef u : sym::toposort(x))
+  // So are its UPCAST ranges: tinygrad runs this after the expander, where
+  // they are the REDUCE's vector lanes and the buffer's elements vectors
+  // (add_local_buffer's placeholder of x.dtype); here they are still
+  // ranges, the innermost dimensions, so that each lane keeps its slot.
+  llvm::SmallVector<UOpRef, 4> upstreamLocals, lanes;
+  for (UOpRef u : sym::toposort(x)) {
     if (u->op == Op::RANGE && Scheduler::axisType(u) == AxisType::Local)
       upstreamLocals.push_back(u);
+    if (u->op == Op::RANGE && Scheduler::axisType(u) == AxisType::Upcast)
+      lanes.push_back(u);
+  }
 
   // The per-thread reduce over the ungrouped ranges only.
   llvm::SmallVector<UOpRef, 4> partialSrc{x->src[0]};
@@ -67,7 +74,9 @@ UOpRef fixGroupForReduce(sym::Context &ctx, UOpRef x, State &st) {
 
   llvm::SmallVector<UOpRef, 8> fillIdx(upstreamLocals.begin(), upstreamLocals.end()), readIdx = fillIdx;
   fillIdx.append(gfr);
+  fillIdx.append(lanes);
   readIdx.append(reduceLoop);
+  readIdx.append(lanes);
   llvm::SmallVector<int64_t, 8> sizes;
   int64_t elems = 1;
   for (UOpRef r : fillIdx) {

@@ -5,7 +5,12 @@
 // spirv-val --target-env vulkan1.2 accepting it:
 // 1. tg-gpu-scalarize-vectors: SPIR-V has no vectors wider than 4 (and
 //    the emitter's lanes can be any number);
-//    then (after a cleanup) tg-gpu-sign-extend-by-shifts: lavapipe gets
+//    then (after a cleanup) tg-gpu-legalize-arith-for-spirv (floor/ceil
+//    divisions expanded, integer ops on bools computed in i32) and
+//    tg-gpu-widen-bool-memory (i1 accumulators as i32 words: i1 memory
+//    would need Int8), tg-gpu-loop-budget (lavapipe's per-thread loop
+//    iteration budget: loops unrolled to fit it, or an error), then
+//    tg-gpu-sign-extend-by-shifts: lavapipe gets
 //    OpSConvert to 64 bits wrong (GPUPasses.td);
 // 2. convert-math-to-spirv inside the gpu.module: convert-gpu-to-spirv does
 //    not lower math ops itself;
@@ -20,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/GPUPasses.h"
+#include "tinygrad/Target/TargetDescription.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
@@ -30,10 +36,17 @@
 using namespace mlir;
 
 void mlir::tinygrad::buildGPUToSPIRVPipeline(OpPassManager &pm) {
+  buildGPUToSPIRVPipeline(pm, TargetDescription::vulkan().maxLoopIterations);
+}
+
+void mlir::tinygrad::buildGPUToSPIRVPipeline(OpPassManager &pm, uint64_t maxLoopIterations) {
   OpPassManager &gm = pm.nest<gpu::GPUModuleOp>();
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUScalarizeVectors());
   gm.addPass(createCanonicalizerPass());
   gm.addPass(createCSEPass());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPULegalizeArithForSPIRV());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPUWidenBoolMemory());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPULoopBudget(GPULoopBudgetOptions{maxLoopIterations}));
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUSignExtendByShifts());
   gm.addPass(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass());

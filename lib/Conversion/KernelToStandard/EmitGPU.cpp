@@ -92,10 +92,11 @@ LogicalResult Emitter::buildGPUEntry(StringRef name, ArrayRef<UOpRef> topo, Arra
                          << " allows (" << target.localProdMax << ")";
     return failure();
   }
-  // Memory dtypes the target lacks are an error, never emulated silently.
+  // Memory dtypes the target lacks are an error, never emulated silently
+  // (a weak dtype's memory is the dtype it computes in).
   for (UOpRef u : topo)
     if ((u->op == K::PARAM || u->op == K::BUFFER) && !u->param().isALU && u->dtype != DType::Void &&
-        !target.has(u->dtype)) {
+        !target.has(storedDType(u->dtype))) {
       mlir::emitError(loc) << "a buffer of " << getName(u->dtype) << ", a dtype " << target.name
                            << " does not have";
       return failure();

@@ -65,6 +65,11 @@ inline Type scalarType(MLIRContext *ctx, DType dt) {
   default: return {};
   }
 }
+/// The dtype whose memory a weak dtype's values take (scalarType's
+/// choice): an accumulator of a weak float REDUCE is float32 memory.
+inline DType storedDType(DType dt) {
+  return dt == DType::WeakInt ? DType::Int64 : dt == DType::WeakFloat ? DType::Float32 : dt;
+}
 /// Bools are bytes in memory; half-like floats keep their storage type.
 inline Type memoryType(MLIRContext *ctx, DType dt) {
   if (dt == DType::Float16)

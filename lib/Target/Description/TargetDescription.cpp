@@ -135,6 +135,10 @@ TargetDescription TargetDescription::vulkan() {
   // lavapipe's GLSL.std.450 Fma rounds twice (measured: the same results
   // as an OpFMul and an OpFAdd); a device's fma is not queried yet.
   t.fusedFMA = false;
+  // lavapipe's loop limiter (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS): one
+  // counter per invocation for every loop iteration; a device's is not
+  // queried yet.
+  t.maxLoopIterations = 65535;
   t.abi = EntryABI::VulkanBindings;
   t.workgroupMemory = WorkgroupMemoryForm::AllocInSpace;
   t.math = MathLowering::SPIRVGLSL;
