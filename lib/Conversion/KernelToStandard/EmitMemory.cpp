@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include <algorithm>
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::tinygrad::kernel_emitter {
@@ -182,6 +184,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
       gateU = nullptr;
     }
   }
+  UOpRef gatedIndex = index->src[1];
   if (gateU) {
     Value g = emitL(gateU);
     if (!g)
@@ -191,6 +194,8 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   }
   auto lin = linearizeIndex(
       i, isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  if (!lin && !laneShape(i).empty())
+    lin = laneWiseLinear(gatedIndex, a.laneGates, shape);
   if (lin)
     for (auto [r, k] : lin->strides)
       if (!llvm::is_contained(shape, r))
@@ -283,6 +288,70 @@ SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape
     out.push_back(g && g->op == K::CONST && g->val().isBool() ? int8_t(g->val().b) : int8_t(-1));
   }
   return out;
+}
+
+std::optional<LinearIndex> Emitter::laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates,
+                                                   ArrayRef<UOpRef> shape) {
+  sym::Context &ctx = where->ctx();
+  SmallVector<UOpRef, 2> ls = laneShape(where);
+  // Per lane of `ls`: its lane-free terms (in a fixed order) and constant.
+  SmallVector<UOpRef, 4> terms;
+  bool first = true;
+  SmallVector<std::optional<int64_t>> offsets;
+  SmallVector<int64_t, 4> sizes;
+  for (UOpRef r : ls)
+    sizes.push_back(rangeSize(r));
+  unsigned n = numLanes(ls);
+  // A lane statically masked off in every lane of `shape` it stands for
+  // reads nothing: its offset is free.
+  SmallVector<bool> read(n, laneGates.empty());
+  for (unsigned k = 0; k < laneGates.size(); ++k)
+    if (laneGates[k] != 0)
+      read[laneIndex(ls, shape, k)] = true;
+  for (unsigned l = 0; l < n; ++l) {
+    LaneVals vals = laneVals(ls, l);
+    if (!read[l]) {
+      offsets.push_back(std::nullopt);
+      continue;
+    }
+    llvm::DenseMap<UOpRef, UOpRef> at;
+    for (UOpRef r : ls)
+      at[r] = ctx.constInt(vals.lookup(r), r->dtype);
+    UOpRef x = sym::graphRewrite(ctx, sym::substitute(ctx, where, at), sym::symMatcher());
+    if (x && x->op == K::WHERE && x->src[2]->isInvalid())
+      x = x->src[1];
+    if (!x || x->isInvalid() || !isInt(x->dtype))
+      return std::nullopt;
+    SmallVector<UOpRef, 8> parts;
+    ctx.splitUOp(x, K::ADD, parts);
+    SmallVector<UOpRef, 4> laneTerms;
+    int64_t c = 0;
+    for (UOpRef p : parts) {
+      if (p->op == K::CONST && p->val().isInt())
+        c += (int64_t)p->val().i;
+      else
+        laneTerms.push_back(p);
+    }
+    // The same terms in every lane (hash-consed: the same nodes), kept in
+    // the first lane's order.
+    if (first)
+      terms = laneTerms;
+    else if ((laneTerms.size() != terms.size() || !std::is_permutation(laneTerms.begin(), laneTerms.end(), terms.begin())))
+      return std::nullopt;
+    first = false;
+    offsets.push_back(c);
+  }
+  auto fit = fitLaneStrides(offsets, sizes);
+  if (!fit)
+    return std::nullopt;
+  LinearIndex lin;
+  for (UOpRef t : terms)
+    lin.terms.push_back({t, 1});
+  lin.offset = fit->first;
+  for (auto [r, k] : llvm::zip(ls, fit->second))
+    if (k)
+      lin.strides.push_back({r, k});
+  return lin;
 }
 
 Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {

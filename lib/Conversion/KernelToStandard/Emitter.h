@@ -364,6 +364,11 @@ private:
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   /// Each lane's gate simplified with its lane values substituted.
   SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape);
+  /// The linear form of an index that is linear only lane by lane (`where`:
+  /// the index, or WHERE(gate, index, Invalid)), found as tinygrad's
+  /// expander does: each lane's index with its lane values in place,
+  /// simplified (given its gate), then strides fitted to the offsets.
+  std::optional<LinearIndex> laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates, ArrayRef<UOpRef> shape);
   /// Lanes tinygrad's per-lane symbolic folds to the constant 0 (a border
   /// lane's gated load, `x*0`, `0+0`), over u's lanes; empty when none
   /// (EmitZeroLanes.cpp).
