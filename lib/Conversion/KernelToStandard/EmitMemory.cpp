@@ -174,14 +174,31 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   a.lanes = numLanes(shape);
   a.gate = {};
   a.laneGates.clear();
+  a.laneGateVals.clear();
   if (gateU && !laneShape(gateU).empty()) {
     // What tinygrad's expander leaves symbolic to do: each lane's gate with
     // its lane values in place, simplified over the loop ranges (a padded
     // convolution's border lanes are statically in or out).
-    a.laneGates = staticLaneGates(gateU, shape);
+    SmallVector<UOpRef> exprs;
+    a.laneGates = staticLaneGates(gateU, shape, &exprs);
     if (llvm::all_of(a.laneGates, [](int8_t g) { return g == 1; })) {
       a.laneGates.clear();
       gateU = nullptr;
+    } else if (!gpu()) {
+      // The lanes' gates as scalars: lanes that share one (a padded row's
+      // interior columns) share one branch in a gather, as clang merges
+      // tinygrad's per-lane `g ? x[i] : 0` that test the same condition.
+      llvm::DenseMap<UOpRef, Value> done;
+      a.laneGateVals.assign(a.lanes, Value());
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        UOpRef e = exprs[l];
+        if (a.laneGates[l] != -1 || !e || e->dtype != DType::Bool || !laneShape(e).empty())
+          continue;
+        Value &v = done[e];
+        if (!v && !(v = emit(e)))
+          return failure();
+        a.laneGateVals[l] = v;
+      }
     }
   }
   UOpRef gatedIndex = index->src[1];
@@ -275,7 +292,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   return success();
 }
 
-SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape) {
+SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape, SmallVectorImpl<UOpRef> *exprs) {
   sym::Context &ctx = gate->ctx();
   SmallVector<UOpRef, 2> gs = laneShape(gate);
   SmallVector<int8_t> out;
@@ -286,6 +303,8 @@ SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape
       at[r] = ctx.constInt(vals.lookup(r), r->dtype);
     UOpRef g = sym::graphRewrite(ctx, sym::substitute(ctx, gate, at), sym::symMatcher());
     out.push_back(g && g->op == K::CONST && g->val().isBool() ? int8_t(g->val().b) : int8_t(-1));
+    if (exprs)
+      exprs->push_back(g);
   }
   return out;
 }
@@ -434,6 +453,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     return pass ? pickLanes(pb, pass, {(int64_t)l})
                 : arith::ConstantOp::create(pb, loc, pb.getZeroAttr(mt)).getResult();
   };
+  SmallVector<Value> byLane(a.lanes);
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
@@ -442,6 +462,29 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     }
     if (known == 0) {
       elems.push_back(passLane(ob, l));
+      continue;
+    }
+    if (Value g = l < a.laneGateVals.size() ? a.laneGateVals[l] : Value()) {
+      // Every lane under this scalar gate, behind one branch (at its first lane).
+      if (!byLane[l]) {
+        SmallVector<unsigned> group;
+        for (unsigned m = l; m < a.lanes; ++m)
+          if (m < a.laneGateVals.size() && a.laneGateVals[m] == g && a.laneGates[m] == -1)
+            group.push_back(m);
+        SmallVector<Type> types(group.size(), mt);
+        auto ifOp = scf::IfOp::create(ob, loc, types, g, /*addThenBlock=*/true, /*addElseBlock=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder(), fb = ifOp.getElseBodyBuilder();
+        SmallVector<Value> in, out;
+        for (unsigned m : group) {
+          in.push_back(loadElement(tb, a, laneAddress(tb, a, m)));
+          out.push_back(passLane(fb, m));
+        }
+        scf::YieldOp::create(tb, loc, in);
+        scf::YieldOp::create(fb, loc, out);
+        for (auto [m, r] : llvm::zip(group, ifOp.getResults()))
+          byLane[m] = r;
+      }
+      elems.push_back(byLane[l]);
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);
