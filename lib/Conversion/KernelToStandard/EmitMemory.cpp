@@ -194,6 +194,12 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
         UOpRef e = exprs[l];
         if (a.laneGates[l] != -1 || !e || e->dtype != DType::Bool || !laneShape(e).empty())
           continue;
+        // Index arithmetic only: a gate that reads memory (a gather's
+        // loaded index) would be a second load of that lane.
+        bool reads = false;
+        opt::forEachNode(e, [&](UOpRef x) { return !(reads = x->op == K::INDEX || x->op == K::LOAD); });
+        if (reads)
+          continue;
         Value &v = done[e];
         if (!v && !(v = emit(e)))
           return failure();
