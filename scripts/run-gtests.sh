@@ -10,6 +10,7 @@ SUITES=(
   TinygradSupportTests
   TinygradDialectTests
   TinygradSymbolicTests
+  TinygradCodegenTests
   TinygradRuntimeTests
   TinygradRuntimeTestsSanitized
   TinygradRuntimeTestsTSan

@@ -10,6 +10,7 @@
 #define TINYGRAD_CODEGEN_LINEARINDEX_H
 
 #include "tinygrad/Symbolic/UOp.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -38,6 +39,14 @@ struct LinearIndex {
 std::optional<LinearIndex> linearizeIndex(sym::UOpRef i,
                                           llvm::function_ref<bool(sym::UOpRef)> isLane,
                                           llvm::function_ref<bool(sym::UOpRef)> hasLanes);
+
+/// Strides that explain per-lane offsets: lanes laid out row-major over
+/// ranges of `sizes` (the last fastest), lane l at `offsets[l]`, a lane whose
+/// offset is unknown (`std::nullopt`: statically masked off) free. Returns
+/// {base, stride per range} with offsets[l] = base + sum(stride_r * coord_r)
+/// for every known lane, or nullopt when no such strides exist.
+std::optional<std::pair<int64_t, llvm::SmallVector<int64_t, 4>>>
+fitLaneStrides(llvm::ArrayRef<std::optional<int64_t>> offsets, llvm::ArrayRef<int64_t> sizes);
 
 } // namespace mlir::tinygrad
 

@@ -73,3 +73,46 @@ mlir::tinygrad::linearizeIndex(UOpRef i, llvm::function_ref<bool(UOpRef)> isLane
     return std::nullopt;
   return std::move(w.out);
 }
+
+std::optional<std::pair<int64_t, llvm::SmallVector<int64_t, 4>>>
+mlir::tinygrad::fitLaneStrides(llvm::ArrayRef<std::optional<int64_t>> offsets, llvm::ArrayRef<int64_t> sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  if (n != (int64_t)offsets.size())
+    return std::nullopt;
+  auto coord = [&](int64_t l, size_t k) {
+    for (size_t j = sizes.size(); j-- > k + 1;)
+      l /= sizes[j];
+    return l % sizes[k];
+  };
+  // Each range's stride: the step between two known lanes one apart along it.
+  llvm::SmallVector<int64_t, 4> strides(sizes.size(), 0);
+  int64_t inner = 1;
+  for (size_t k = sizes.size(); k-- > 0;) {
+    bool found = sizes[k] == 1;
+    for (int64_t l = 0; l < n && !found; ++l)
+      if (coord(l, k) + 1 < sizes[k] && offsets[l] && offsets[l + inner]) {
+        strides[k] = *offsets[l + inner] - *offsets[l];
+        found = true;
+      }
+    if (!found)
+      return std::nullopt;
+    inner *= sizes[k];
+  }
+  std::optional<int64_t> base;
+  for (int64_t l = 0; l < n; ++l) {
+    if (!offsets[l])
+      continue;
+    int64_t at = 0;
+    for (size_t k = 0; k < sizes.size(); ++k)
+      at += strides[k] * coord(l, k);
+    if (!base)
+      base = *offsets[l] - at;
+    else if (*offsets[l] - at != *base)
+      return std::nullopt;
+  }
+  if (!base)
+    return std::nullopt;
+  return std::make_pair(*base, strides);
+}

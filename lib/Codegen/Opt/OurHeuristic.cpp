@@ -62,6 +62,44 @@ int64_t strideOf(sym::Context &ctx, UOpRef idx, UOpRef rng) {
   }
   return 0;
 }
+/// How an operand's index moves along each range, measured: the index
+/// evaluated at an interior point of the iteration space and one step
+/// further along each range. A padded window's index is a nest of `//` and
+/// `%` (a strided window's taps, the padding's shift wrapped around the
+/// buffer) that tinygrad simplifies only after the opts, lane by lane, given
+/// the gate; inside the map it is affine, so the steps are its strides. 0
+/// for a range the index does not use (or where it does not fold).
+struct IndexStrides {
+  llvm::DenseMap<UOpRef, int64_t> of;
+  int64_t operator()(UOpRef r) const { return of.lookup(r); }
+};
+IndexStrides measureStrides(sym::Context &ctx, UOpRef idx, llvm::ArrayRef<UOpRef> rngs) {
+  IndexStrides out;
+  llvm::DenseMap<UOpRef, UOpRef> at;
+  auto point = [&](UOpRef r, int64_t step) {
+    return ctx.constInt((Scheduler::size(r).value_or(1) - 1) / 2 + step, r->dtype);
+  };
+  auto eval = [&]() -> std::optional<int64_t> {
+    UOpRef v = sym::graphRewrite(ctx, sym::substitute(ctx, idx, at), sym::symMatcher());
+    if (!v || v->op != Op::CONST || !v->val().isInt())
+      return std::nullopt;
+    return (int64_t)v->val().i;
+  };
+  for (UOpRef r : rngs)
+    at[r] = point(r, 0);
+  auto base = eval();
+  if (!base)
+    return out;
+  for (UOpRef r : rngs) {
+    if (Scheduler::size(r).value_or(1) < 2)
+      continue;
+    at[r] = point(r, 1);
+    if (auto v = eval())
+      out.of[r] = *v - *base;
+    at[r] = point(r, 0);
+  }
+  return out;
+}
 /// A range's identity across opts: its whole ids tuple (the parts of a
 /// split range share the first id).
 using AxisKey = Attribute;
@@ -83,11 +121,27 @@ constexpr int64_t kMinAccumulators = 8;
 struct ReduceOfProduct {
   UOpRef red, mul, store;
 };
-std::optional<ReduceOfProduct> matchReduceOfProduct(const Scheduler &k) {
+/// With `largest`, a kernel may hold several such reduces (a residual
+/// block's convolution and its fused 1x1 downsample, summed into one
+/// output): the one over the most points is matched.
+std::optional<ReduceOfProduct> matchReduceOfProduct(const Scheduler &k, bool largest = false) {
   auto reds = k.reduceOps();
-  if (reds.size() != 1 || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+  if (reds.empty() || (reds.size() != 1 && !largest) || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return std::nullopt;
-  UOpRef red = reds[0];
+  auto points = [](UOpRef r) {
+    int64_t n = 1;
+    for (UOpRef x : r->src.drop_front())
+      n *= Scheduler::size(x).value_or(1);
+    return n;
+  };
+  // Side by side (their sums added), not one reducing over another.
+  for (UOpRef r : reds) {
+    bool nested = false;
+    forEachNode(r->src[0], [&](UOpRef u) { return !(nested = u->op == Op::REDUCE); });
+    if (nested)
+      return std::nullopt;
+  }
+  UOpRef red = *llvm::max_element(reds, [&](UOpRef a, UOpRef b) { return points(a) < points(b); });
   auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
                              : tg::ReduceKindAttr();
   if (!kind || kind.getValue() != tg::ReduceKind::Add || red->src.size() < 2)
@@ -193,7 +247,7 @@ static bool unrollAxis(Scheduler &k, AxisKey id, int64_t amount) {
 /// 2 threads: 256 channels on 14x14 4.8 -> 36 GFLOP/s, 128 on 28x28 20 -> 34
 /// (what BEAM=2 finds for the former, 7.6 ms, is this tile); an odd map
 /// (7x7) keeps tinygrad's choices, which upcast the whole map and beat it.
-static bool smallMapConvTile(Scheduler &k, UOpRef in, UOpRef w, AxisKey xId, AxisKey oId, int64_t oLanes,
+static bool smallMapConvTile(Scheduler &k, const IndexStrides &in, const IndexStrides &w, AxisKey xId, AxisKey oId, int64_t oLanes,
                              llvm::ArrayRef<UOpRef> rs) {
   if (Scheduler::size(rs[axisWithId(k, xId)]).value_or(1) % 2 != 0)
     return false;
@@ -202,7 +256,7 @@ static bool smallMapConvTile(Scheduler &k, UOpRef in, UOpRef w, AxisKey xId, Axi
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
     if (axisKey(r) != xId && axisKey(r) != oId && Scheduler::axisType(r) == AxisType::Weak &&
-        strideOf(k.ctx, in, r) > 1 && strideOf(k.ctx, w, r) == 0 && Scheduler::size(r).value_or(1) % 2 == 0) {
+        in(r) > 1 && w(r) == 0 && Scheduler::size(r).value_or(1) % 2 == 0) {
       yId = axisKey(r);
       break;
     }
@@ -213,7 +267,7 @@ static bool smallMapConvTile(Scheduler &k, UOpRef in, UOpRef w, AxisKey xId, Axi
   for (unsigned a : k.unrollableDims()) {
     UOpRef r = rs[a];
     int64_t n = Scheduler::size(r).value_or(0);
-    if (n > 4 && n % 4 == 0 && strideOf(k.ctx, in, r) > 1 && strideOf(k.ctx, w, r) != 0) {
+    if (n > 4 && n % 4 == 0 && in(r) > 1 && w(r) != 0) {
       cId = axisKey(r);
       break;
     }
@@ -249,7 +303,7 @@ static bool smallMapConvTile(Scheduler &k, UOpRef in, UOpRef w, AxisKey xId, Axi
 bool convTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork)
     return false;
-  auto m = matchReduceOfProduct(k);
+  auto m = matchReduceOfProduct(k, /*largest=*/true);
   if (!m || !isFloat(m->red->dtype))
     return false;
   UOpRef mul = m->mul;
@@ -267,23 +321,25 @@ bool convTile(Scheduler &k) {
   if (!sIdx || aIdx == aLoad || bIdx == bLoad)
     return false;
   auto rs = k.rngs();
-  // x: contiguous in the store and in one operand (the input), not
-  // strided over by the other (the weights).
+  IndexStrides sa = measureStrides(k.ctx, aIdx, rs), sb = measureStrides(k.ctx, bIdx, rs);
+  // x: contiguous in the store, strided over by one operand (the input:
+  // by 1, or by a strided window's step), not by the other (the weights).
   AxisKey xId, oId;
-  int64_t xSize = 0;
-  UOpRef in = nullptr, w = nullptr;
+  int64_t xSize = 0, xStride = 0;
+  bool aIsInput = true;
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
     if (Scheduler::axisType(r) != AxisType::Weak || strideOf(k.ctx, sIdx, r) != 1)
       continue;
-    int64_t sa = strideOf(k.ctx, aIdx, r), sb = strideOf(k.ctx, bIdx, r);
-    if ((sa == 1 && sb == 0) || (sb == 1 && sa == 0)) {
+    if ((sa(r) > 0 && sb(r) == 0) || (sb(r) > 0 && sa(r) == 0)) {
       xId = axisKey(r);
       xSize = Scheduler::size(r).value_or(1);
-      std::tie(in, w) = sa == 1 ? std::pair(aIdx, bIdx) : std::pair(bIdx, aIdx);
+      aIsInput = sa(r) > 0;
+      xStride = aIsInput ? sa(r) : sb(r);
       break;
     }
   }
+  const IndexStrides &in = aIsInput ? sa : sb, &w = aIsInput ? sb : sa;
   if (!xId)
     return false;
   // 8 x lanes by a vector's width of channels: kMinAccumulators registers.
@@ -291,7 +347,7 @@ bool convTile(Scheduler &k) {
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
     if (axisKey(r) != xId && Scheduler::axisType(r) == AxisType::Weak && strideOf(k.ctx, sIdx, r) > 1 &&
-        strideOf(k.ctx, w, r) != 0 && strideOf(k.ctx, in, r) == 0 &&
+        w(r) != 0 && in(r) == 0 &&
         Scheduler::size(r).value_or(1) % oLanes == 0) {
       oId = axisKey(r);
       break;
@@ -299,14 +355,14 @@ bool convTile(Scheduler &k) {
   }
   if (!oId)
     return false;
-  if (xSize % 8 != 0)
+  if (xSize % 8 != 0 || xStride != 1)
     return smallMapConvTile(k, in, w, xId, oId, oLanes, rs);
   // The taps along x: a short reduce axis the input is contiguous in.
   AxisKey tapId;
   for (unsigned a : k.unrollableDims()) {
     UOpRef r = rs[a];
     int64_t n = Scheduler::size(r).value_or(0);
-    if (n > 1 && n <= 4 && strideOf(k.ctx, in, r) == 1 && strideOf(k.ctx, w, r) != 0) {
+    if (n > 1 && n <= 4 && in(r) == 1 && w(r) != 0) {
       tapId = axisKey(r);
       break;
     }

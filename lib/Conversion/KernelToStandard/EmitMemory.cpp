@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include <algorithm>
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::tinygrad::kernel_emitter {
@@ -172,16 +174,40 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   a.lanes = numLanes(shape);
   a.gate = {};
   a.laneGates.clear();
+  a.laneGateVals.clear();
   if (gateU && !laneShape(gateU).empty()) {
     // What tinygrad's expander leaves symbolic to do: each lane's gate with
     // its lane values in place, simplified over the loop ranges (a padded
     // convolution's border lanes are statically in or out).
-    a.laneGates = staticLaneGates(gateU, shape);
+    SmallVector<UOpRef> exprs;
+    a.laneGates = staticLaneGates(gateU, shape, &exprs);
     if (llvm::all_of(a.laneGates, [](int8_t g) { return g == 1; })) {
       a.laneGates.clear();
       gateU = nullptr;
+    } else if (!gpu()) {
+      // The lanes' gates as scalars: lanes that share one (a padded row's
+      // interior columns) share one branch in a gather, as clang merges
+      // tinygrad's per-lane `g ? x[i] : 0` that test the same condition.
+      llvm::DenseMap<UOpRef, Value> done;
+      a.laneGateVals.assign(a.lanes, Value());
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        UOpRef e = exprs[l];
+        if (a.laneGates[l] != -1 || !e || e->dtype != DType::Bool || !laneShape(e).empty())
+          continue;
+        // Index arithmetic only: a gate that reads memory (a gather's
+        // loaded index) would be a second load of that lane.
+        bool reads = false;
+        opt::forEachNode(e, [&](UOpRef x) { return !(reads = x->op == K::INDEX || x->op == K::LOAD); });
+        if (reads)
+          continue;
+        Value &v = done[e];
+        if (!v && !(v = emit(e)))
+          return failure();
+        a.laneGateVals[l] = v;
+      }
     }
   }
+  UOpRef gatedIndex = index->src[1];
   if (gateU) {
     Value g = emitL(gateU);
     if (!g)
@@ -191,6 +217,8 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   }
   auto lin = linearizeIndex(
       i, isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  if (!lin && !laneShape(i).empty())
+    lin = laneWiseLinear(gatedIndex, a.laneGates, shape);
   if (lin)
     for (auto [r, k] : lin->strides)
       if (!llvm::is_contained(shape, r))
@@ -270,7 +298,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   return success();
 }
 
-SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape) {
+SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape, SmallVectorImpl<UOpRef> *exprs) {
   sym::Context &ctx = gate->ctx();
   SmallVector<UOpRef, 2> gs = laneShape(gate);
   SmallVector<int8_t> out;
@@ -281,8 +309,74 @@ SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape
       at[r] = ctx.constInt(vals.lookup(r), r->dtype);
     UOpRef g = sym::graphRewrite(ctx, sym::substitute(ctx, gate, at), sym::symMatcher());
     out.push_back(g && g->op == K::CONST && g->val().isBool() ? int8_t(g->val().b) : int8_t(-1));
+    if (exprs)
+      exprs->push_back(g);
   }
   return out;
+}
+
+std::optional<LinearIndex> Emitter::laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates,
+                                                   ArrayRef<UOpRef> shape) {
+  sym::Context &ctx = where->ctx();
+  SmallVector<UOpRef, 2> ls = laneShape(where);
+  // Per lane of `ls`: its lane-free terms (in a fixed order) and constant.
+  SmallVector<UOpRef, 4> terms;
+  bool first = true;
+  SmallVector<std::optional<int64_t>> offsets;
+  SmallVector<int64_t, 4> sizes;
+  for (UOpRef r : ls)
+    sizes.push_back(rangeSize(r));
+  unsigned n = numLanes(ls);
+  // A lane statically masked off in every lane of `shape` it stands for
+  // reads nothing: its offset is free.
+  SmallVector<bool> read(n, laneGates.empty());
+  for (unsigned k = 0; k < laneGates.size(); ++k)
+    if (laneGates[k] != 0)
+      read[laneIndex(ls, shape, k)] = true;
+  for (unsigned l = 0; l < n; ++l) {
+    LaneVals vals = laneVals(ls, l);
+    if (!read[l]) {
+      offsets.push_back(std::nullopt);
+      continue;
+    }
+    llvm::DenseMap<UOpRef, UOpRef> at;
+    for (UOpRef r : ls)
+      at[r] = ctx.constInt(vals.lookup(r), r->dtype);
+    UOpRef x = sym::graphRewrite(ctx, sym::substitute(ctx, where, at), sym::symMatcher());
+    if (x && x->op == K::WHERE && x->src[2]->isInvalid())
+      x = x->src[1];
+    if (!x || x->isInvalid() || !isInt(x->dtype))
+      return std::nullopt;
+    SmallVector<UOpRef, 8> parts;
+    ctx.splitUOp(x, K::ADD, parts);
+    SmallVector<UOpRef, 4> laneTerms;
+    int64_t c = 0;
+    for (UOpRef p : parts) {
+      if (p->op == K::CONST && p->val().isInt())
+        c += (int64_t)p->val().i;
+      else
+        laneTerms.push_back(p);
+    }
+    // The same terms in every lane (hash-consed: the same nodes), kept in
+    // the first lane's order.
+    if (first)
+      terms = laneTerms;
+    else if ((laneTerms.size() != terms.size() || !std::is_permutation(laneTerms.begin(), laneTerms.end(), terms.begin())))
+      return std::nullopt;
+    first = false;
+    offsets.push_back(c);
+  }
+  auto fit = fitLaneStrides(offsets, sizes);
+  if (!fit)
+    return std::nullopt;
+  LinearIndex lin;
+  for (UOpRef t : terms)
+    lin.terms.push_back({t, 1});
+  lin.offset = fit->first;
+  for (auto [r, k] : llvm::zip(ls, fit->second))
+    if (k)
+      lin.strides.push_back({r, k});
+  return lin;
 }
 
 Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {
@@ -365,6 +459,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     return pass ? pickLanes(pb, pass, {(int64_t)l})
                 : arith::ConstantOp::create(pb, loc, pb.getZeroAttr(mt)).getResult();
   };
+  SmallVector<Value> byLane(a.lanes);
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
@@ -373,6 +468,29 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     }
     if (known == 0) {
       elems.push_back(passLane(ob, l));
+      continue;
+    }
+    if (Value g = l < a.laneGateVals.size() ? a.laneGateVals[l] : Value()) {
+      // Every lane under this scalar gate, behind one branch (at its first lane).
+      if (!byLane[l]) {
+        SmallVector<unsigned> group;
+        for (unsigned m = l; m < a.lanes; ++m)
+          if (m < a.laneGateVals.size() && a.laneGateVals[m] == g && a.laneGates[m] == -1)
+            group.push_back(m);
+        SmallVector<Type> types(group.size(), mt);
+        auto ifOp = scf::IfOp::create(ob, loc, types, g, /*addThenBlock=*/true, /*addElseBlock=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder(), fb = ifOp.getElseBodyBuilder();
+        SmallVector<Value> in, out;
+        for (unsigned m : group) {
+          in.push_back(loadElement(tb, a, laneAddress(tb, a, m)));
+          out.push_back(passLane(fb, m));
+        }
+        scf::YieldOp::create(tb, loc, in);
+        scf::YieldOp::create(fb, loc, out);
+        for (auto [m, r] : llvm::zip(group, ifOp.getResults()))
+          byLane[m] = r;
+      }
+      elems.push_back(byLane[l]);
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);

@@ -177,6 +177,9 @@ private:
     /// Per lane of a lane-gated access: 1 always in, 0 never, -1 decided
     /// at run time (empty: not known per lane).
     SmallVector<int8_t> laneGates;
+    /// Per lane gated at run time: its gate as a scalar i1 (lanes whose
+    /// gates simplify to the same node share the value), else null.
+    SmallVector<Value> laneGateVals;
     bool contiguous() const;
     bool splat() const;
   };
@@ -368,7 +371,13 @@ private:
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
   /// Each lane's gate simplified with its lane values substituted.
-  SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape);
+  SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape,
+                                      SmallVectorImpl<UOpRef> *exprs = nullptr);
+  /// The linear form of an index that is linear only lane by lane (`where`:
+  /// the index, or WHERE(gate, index, Invalid)), found as tinygrad's
+  /// expander does: each lane's index with its lane values in place,
+  /// simplified (given its gate), then strides fitted to the offsets.
+  std::optional<LinearIndex> laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates, ArrayRef<UOpRef> shape);
   /// Lanes tinygrad's per-lane symbolic folds to the constant 0 (a border
   /// lane's gated load, `x*0`, `0+0`), over u's lanes; empty when none
   /// (EmitZeroLanes.cpp).
