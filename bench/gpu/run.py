@@ -10,7 +10,7 @@ device stops at PTX and leaves the cubin to the driver, which is not here).
 Writes OUT_JSON (default BUILD_DIR/bench/gpu.json): per target the median compile ms over the kernels
 (`<target>_compile_ms_median`), the count that compiled, and for cuda:sm_90 tinygrad's median and
 the ratio (`cubin_speedup_median`: tinygrad's median / ours). A kernel that fails on one side is
-listed and left out of both medians. AMD and Vulkan have no tinygrad reference here (its AMD
+listed and left out of both medians; a kernel whose dtype the target lacks is listed as refused, not failed. AMD and Vulkan have no tinygrad reference here (its AMD
 compiler needs a newer comgr than Debian's 5.2; tinygrad has no Vulkan backend): ours only.
 Environment: TINYGRAD_SRC (required), TG_CORPUS_DIR, BENCH_GPU_REPS (timed compiles per kernel and
 side, default 3; the median is taken), BENCH_GPU_LIMIT (first N kernels).
@@ -81,7 +81,7 @@ def main():
         print(f"tinygrad's NVRTC route is unavailable ({type(e).__name__}: {e}): no reference for cuda:sm_90")
         cuda = None
     ours = {t: {} for t in TARGETS}
-    ref, failed = {}, []
+    ref, failed, refused = {}, [], []
     for path in cases:
         kid = os.path.basename(path)[:-5]
         ast = rebuild(path, _API, graph_to_uops, KernelInfo)
@@ -90,7 +90,10 @@ def main():
                 backend.compile_kernel(ast, target=t)  # warm: the first call of a target initialises LLVM's backend
                 ours[t][kid] = timed(lambda: backend.compile_kernel(ast, target=t), reps)
             except Exception as e:
-                failed.append(f"{kid} ours {t}: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+                msg = " ".join(str(e).split())
+                # a dtype the target lacks is refused by design (the corpus' bfloat16 kernel on Vulkan)
+                (refused if "a dtype " in msg and " does not have" in msg else failed).append(
+                    f"{kid} ours {t}: {type(e).__name__}: {msg[:200]}")
         if cuda is not None:
             def tg_compile():
                 prg = do_to_program(ast, cuda)
@@ -100,7 +103,7 @@ def main():
                 ref[kid] = timed(tg_compile, reps)
             except Exception as e:
                 failed.append(f"{kid} tinygrad cuda:sm_90: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
-    out = {"kernels": len(cases), "reps": reps, "failed": failed}
+    out = {"kernels": len(cases), "reps": reps, "failed": failed, "refused": refused}
     print(f"{'target':<12} {'kernels':>7} {'ours ms (median)':>17} {'tinygrad ms':>12} {'ratio':>6}")
     for t in TARGETS:
         key = t.split(":")[0] if t != "vulkan" else "spirv"
@@ -116,6 +119,8 @@ def main():
             out["cubin_speedup_median"] = r / m
             line += f" {r:>12.2f} {r / m:>6.2f}"
         print(line)
+    for f in refused:
+        print("REFUSED (a dtype the target lacks)", f)
     for f in failed:
         print("FAILED", f)
     path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(build, "bench", "gpu.json")
