@@ -75,3 +75,48 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Bounds that are constants behind casts (how the emitter writes them) are
+// counted: 20 x 320 x 320 iterations, whose innermost loop has a body too
+// large to unroll whole. Before, such loops counted as none (the kernel ran,
+// its loops cut short: test_ops' masked_select), and an unroll factor that
+// did not divide 320 left an epilogue loop with computed bounds, uncounted.
+// CHECK-LABEL: gpu.func @cast_bounds
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c20
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c320
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @cast_bounds(%out: memref<?xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c20_i64 = arith.constant 20 : i64
+    %c320_i64 = arith.constant 320 : i64
+    %n20 = arith.index_cast %c20_i64 : i64 to index
+    %n320 = arith.index_cast %c320_i64 : i64 to index
+    %z = arith.constant 0 : i32
+    %r = scf.for %k = %c0 to %n20 step %c1 iter_args(%x = %z) -> i32 {
+      %s = scf.for %i = %c0 to %n320 step %c1 iter_args(%a = %x) -> i32 {
+        %t = scf.for %j = %c0 to %n320 step %c1 iter_args(%b = %a) -> i32 {
+          %v = arith.index_cast %j : index to i32
+          %v2 = arith.muli %v, %v : i32
+          %v3 = arith.xori %v2, %v : i32
+          %v4 = arith.addi %v3, %v2 : i32
+          %v5 = arith.muli %v4, %v3 : i32
+          %v6 = arith.subi %v5, %v : i32
+          %v7 = arith.addi %v6, %v4 : i32
+          %v8 = arith.muli %v7, %v2 : i32
+          %v9 = arith.xori %v8, %v5 : i32
+          %w = arith.addi %b, %v9 : i32
+          scf.yield %w : i32
+        }
+        scf.yield %t : i32
+      }
+      scf.yield %s : i32
+    }
+    memref.store %r, %out[%c0] : memref<?xi32>
+    gpu.return
+  }
+}
