@@ -262,8 +262,10 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
 
   const sched::MemoryPlan &plan = prog.schedule().plan;
   bool match = bad == 0;
-  llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << checked - bad << "/" << checked
-               << " values, " << prog.numKernels() << " kernels, " << prog.numCopies() << " copies, schedule "
+  // MATCH counts the values that match, MISMATCH the ones that differ.
+  llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << (match ? checked : bad) << "/" << checked
+               << (match ? " values, " : " values differ, ")
+               << prog.numKernels() << " kernels, " << prog.numCopies() << " copies, schedule "
                << llvm::format("%.2f", prog.scheduleMs()) << " ms, compile "
                << llvm::format("%.2f", prog.compileMs()) << " ms, run " << llvm::format("%.3f", prog.runMs())
                << " ms, peak " << plan.plannedBytes << " B planned vs " << plan.unplannedBytes << " B\n";

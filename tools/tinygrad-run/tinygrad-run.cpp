@@ -422,8 +422,10 @@ int main(int argc, char **argv) {
   tgrt_device_close(dev);
 
   bool match = bad == 0;
-  llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << checked - bad << "/" << checked
-               << " values, compile " << llvm::format("%.2f", compileMs) << " ms (codegen "
+  // MATCH counts the values that match, MISMATCH the ones that differ.
+  llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << (match ? checked : bad) << "/" << checked
+               << (match ? " values, " : " values differ, ")
+               << "compile " << llvm::format("%.2f", compileMs) << " ms (codegen "
                << llvm::format("%.2f", codegenMs) << (gpuKernel ? ", lower " : ", llvm ")
                << llvm::format("%.2f", backendMs) << "), run " << llvm::format("%.3f", runMs)
                << " ms\n";

@@ -73,8 +73,23 @@ def GPUSignExtendByShifts : Pass<"tg-gpu-sign-extend-by-shifts", "::mlir::gpu::G
     OpSConvert was an OpUConvert (measured by hand-editing the SPIR-V).
     This pass writes every `arith.extsi` of an N-bit to an M-bit integer as
     `(zext(x) << (M-N)) >>s (M-N)`, the same value through ops the device
-    gets right. Part of tg-gpu-to-spirv only.
+    gets right.
+
+    `arith.index_cast` is a sign extension too once `index` has its SPIR-V
+    width (`index-bitwidth`, 32 in tg-gpu-to-spirv): `index -> i64` became
+    the same OpSConvert, and lavapipe got it wrong where a loop's induction
+    variable fed it (test_ops' masked_select on DEV=VULKAN, a 112-trip loop
+    unrolled by tg-gpu-loop-budget into a chain of `i + sext(iv) > 110`:
+    every output read the element before its own; correct with only that
+    OpSConvert an OpUConvert, measured by hand-editing the SPIR-V). Such a
+    cast becomes an index_cast to the index's own width (the identity) and
+    the shifts; `iN -> index` with N narrower likewise. Part of
+    tg-gpu-to-spirv only.
   }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
+           "the width `index` is lowered to (0: unknown; index_cast left alone)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -11,7 +11,8 @@
 //    would need Int8), tg-gpu-loop-budget (lavapipe's per-thread loop
 //    iteration budget: loops unrolled to fit it, or an error), then
 //    tg-gpu-sign-extend-by-shifts: lavapipe gets
-//    OpSConvert to 64 bits wrong (GPUPasses.td);
+//    OpSConvert to 64 bits wrong, also where an index_cast becomes one
+//    (GPUPasses.td);
 // 2. convert-math-to-spirv inside the gpu.module: convert-gpu-to-spirv does
 //    not lower math ops itself;
 // 3. convert-gpu-to-spirv (32-bit index): the gpu.func becomes a
@@ -35,6 +36,11 @@
 
 using namespace mlir;
 
+/// The width `index` has in the SPIR-V module, which tg-gpu-sign-extend-by-
+/// shifts must know: createConvertGPUToSPIRVPass() lowers it to 32 bits (its
+/// use-64bit-index option is false, and MLIR 22's C++ constructor takes none).
+static constexpr unsigned kIndexBitwidth = 32;
+
 void mlir::tinygrad::buildGPUToSPIRVPipeline(OpPassManager &pm) {
   buildGPUToSPIRVPipeline(pm, TargetDescription::vulkan().maxLoopIterations);
 }
@@ -47,7 +53,7 @@ void mlir::tinygrad::buildGPUToSPIRVPipeline(OpPassManager &pm, uint64_t maxLoop
   gm.addNestedPass<gpu::GPUFuncOp>(createGPULegalizeArithForSPIRV());
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUWidenBoolMemory());
   gm.addNestedPass<gpu::GPUFuncOp>(createGPULoopBudget(GPULoopBudgetOptions{maxLoopIterations}));
-  gm.addNestedPass<gpu::GPUFuncOp>(createGPUSignExtendByShifts());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPUSignExtendByShifts(GPUSignExtendByShiftsOptions{kIndexBitwidth}));
   gm.addPass(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass());
   OpPassManager &sm = pm.nest<spirv::ModuleOp>();
