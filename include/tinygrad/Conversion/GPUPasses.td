@@ -142,13 +142,15 @@ def GPULoopBudget : Pass<"tg-gpu-loop-budget", "::mlir::gpu::GPUFuncOp"> {
     masked_select, a triple reduce of 320 per thread, read index 0
     everywhere). The budget is the target description's
     `maxLoopIterations` (0: none). This pass counts one thread's iterations
-    (every `scf.for` with constant bounds, its trip count times those of
-    the loops around it) and, while they exceed the budget, unrolls the
-    innermost loop that iterates most (completely when its unrolled body
-    stays within 4096 ops, else by the largest factor that does). A kernel
-    still over the budget, or with a loop whose trip count is not a
-    constant while the rest is over it, is an error naming the budget and
-    the count, never left to run wrong.
+    at most (every `scf.for`, its trip count times those of the loops
+    around it; a loop whose bound is a variable's by the maximum the
+    emitter recorded, `tg.max_trip_count`, tinygrad's vmax) and, while they
+    exceed the budget, unrolls the innermost constant-trip loop that
+    iterates most (completely when its unrolled body stays within 4096
+    ops, else by the largest factor dividing its trip count that does). A
+    kernel still over the budget, or with a loop nothing bounds (a
+    do-while, a bound without a maximum), is an error naming the budget
+    and the count, never left to run cut short.
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "uint64_t", /*default=*/"65535",

@@ -5,12 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/GPUPasses.h"
+#include "tinygrad/Conversion/LoopAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 
+#include <limits>
 #include <optional>
 
 namespace mlir::tinygrad {
@@ -37,6 +39,7 @@ std::optional<int64_t> constantThroughCasts(Value v) {
   return getConstantIntValue(v);
 }
 
+/// The loop's trip count when its bounds are constants.
 std::optional<int64_t> tripCount(scf::ForOp f) {
   auto lb = constantThroughCasts(f.getLowerBound()), ub = constantThroughCasts(f.getUpperBound()),
        st = constantThroughCasts(f.getStep());
@@ -45,10 +48,19 @@ std::optional<int64_t> tripCount(scf::ForOp f) {
   return *ub <= *lb ? 0 : (*ub - *lb + *st - 1) / *st;
 }
 
+/// The most times a loop whose bound is a variable's can iterate: the
+/// emitter's record of tinygrad's vmax (kMaxTripCountAttr).
+std::optional<int64_t> maxTripCount(scf::ForOp f) {
+  if (auto a = f->getAttrOfType<IntegerAttr>(tinygrad::kMaxTripCountAttr))
+    return std::max<int64_t>(0, a.getInt());
+  return std::nullopt;
+}
+
 struct Count {
-  int64_t iterations = 0;    ///< of the loops whose trip counts are known
-  Operation *unknown = nullptr; ///< a loop whose trip count is not a constant
-  scf::ForOp hottest;          ///< the innermost loop that iterates most
+  int64_t iterations = 0;      ///< at most, counting bounded loops by their maximum
+  Operation *unknown = nullptr; ///< a loop whose trip count has no bound
+  int64_t bounded = 0;          ///< loops counted by a variable's maximum
+  scf::ForOp hottest;           ///< the innermost loop that iterates most
   int64_t hottestIterations = 0;
 };
 
@@ -63,21 +75,47 @@ void count(Operation *op, int64_t outer, Count &c) {
         count(&o, outer, c);
         continue;
       }
-      std::optional<int64_t> n = tripCount(f);
-      if (!n) {
+      std::optional<int64_t> n = tripCount(f), max = n ? n : maxTripCount(f);
+      if (!max) {
         c.unknown = c.unknown ? c.unknown : f.getOperation();
         count(&o, outer, c);
         continue;
       }
-      int64_t its = outer * *n;
-      c.iterations += its;
+      c.bounded += n ? 0 : 1;
+      // Saturating: a product past int64 is far over any budget anyway.
+      int64_t its = *max && outer > std::numeric_limits<int64_t>::max() / *max
+                        ? std::numeric_limits<int64_t>::max() / 2
+                        : outer * *max;
+      c.iterations = std::min(c.iterations + its, std::numeric_limits<int64_t>::max() / 2);
       bool innermost = !f.getBody()->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted();
-      if (innermost && *n > 1 && its > c.hottestIterations) {
+      if (innermost && *max > 1 && its > c.hottestIterations) {
         c.hottest = f;
         c.hottestIterations = its;
       }
       count(&o, its, c);
     }
+}
+
+/// The unroll factor for the hottest loop (`n` its constant trip count, or
+/// none and `max` its maximum): the smallest that brings the count within
+/// the budget, else the largest up to `cap` (another round unrolls more).
+/// A constant trip count gets a factor that divides it: otherwise the
+/// unroll leaves an epilogue loop whose bounds are not constants
+/// (masked_select's 320-trip loop unrolled by 136 kept a 48-trip epilogue
+/// per outer iteration, 307k iterations counted as none). A variable's loop
+/// takes any factor: its epilogue runs fewer than `factor` times.
+int64_t pickFactor(const Count &c, std::optional<int64_t> n, int64_t max, int64_t cap, int64_t budget) {
+  int64_t outer = c.hottestIterations / std::max<int64_t>(1, max), rest = c.iterations - c.hottestIterations;
+  int64_t best = 1;
+  for (int64_t f = 2; f <= cap; ++f) {
+    if (n && *n % f)
+      continue;
+    best = f;
+    int64_t after = n ? outer * (*n / f) : outer * (max / f + f - 1);
+    if (rest + after <= budget)
+      break;
+  }
+  return best;
 }
 
 int64_t bodyOps(scf::ForOp f) {
@@ -105,30 +143,45 @@ struct GPULoopBudget : mlir::tinygrad::impl::GPULoopBudgetBase<GPULoopBudget> {
     for (int round = 0; round < 256; ++round) {
       Count c;
       count(fn, 1, c);
-      if (c.iterations <= budget)
-        return;
-      if (c.unknown || !c.hottest) {
-        Operation *at = c.unknown ? c.unknown : fn.getOperation();
-        at->emitError() << "one thread runs " << c.iterations << " loop iterations"
-                        << (c.unknown ? " (and a loop whose trip count is not a constant)" : "")
-                        << ", more than the device's loop budget of " << budget
-                        << " (lavapipe exits every loop once its budget is spent), and unrolling cannot fit it";
+      // A loop nothing bounds could run past the budget, cut short with no
+      // error: refused, whatever the rest counts.
+      if (c.unknown) {
+        c.unknown->emitError() << "this loop's trip count has no bound (not a constant, no variable maximum), "
+                               << "so one thread's loop iterations cannot be held within the device's loop budget of "
+                               << budget << " (lavapipe exits every loop once its budget is spent)";
         return signalPassFailure();
       }
-      int64_t n = *tripCount(c.hottest), ops = std::max<int64_t>(1, bodyOps(c.hottest));
-      // A factor that divides the trip count: otherwise the unroll leaves an
-      // epilogue loop whose bounds are not constants, which the count cannot
-      // see (masked_select's 320-trip loop unrolled by 136 kept a 48-trip
-      // epilogue per outer iteration, 307k iterations counted as none).
-      int64_t factor = std::min<int64_t>(n, std::max<int64_t>(1, kMaxUnrolledOps / ops));
-      while (factor > 1 && n % factor)
-        --factor;
-      if (factor < 2 || failed(loopUnrollByFactor(c.hottest, factor))) {
-        c.hottest->emitError() << "one thread runs " << c.iterations
+      if (c.iterations <= budget)
+        return;
+      if (!c.hottest) {
+        fn.emitError() << "one thread runs up to " << c.iterations << " loop iterations"
+                       << (c.bounded ? " (loops bounded by a variable counted at its maximum)" : "")
+                       << ", more than the device's loop budget of " << budget
+                       << " (lavapipe exits every loop once its budget is spent), and unrolling cannot fit it";
+        return signalPassFailure();
+      }
+      std::optional<int64_t> n = tripCount(c.hottest);
+      int64_t max = n ? *n : *maxTripCount(c.hottest), ops = std::max<int64_t>(1, bodyOps(c.hottest));
+      int64_t factor = pickFactor(c, n, max, std::min<int64_t>(max, std::max<int64_t>(1, kMaxUnrolledOps / ops)),
+                                  budget);
+      FailureOr<UnrolledLoopInfo> unrolled = failure();
+      if (factor >= 2)
+        unrolled = loopUnrollByFactor(c.hottest, factor);
+      if (failed(unrolled)) {
+        c.hottest->emitError() << "one thread runs up to " << c.iterations
                                << " loop iterations, more than the device's loop budget of " << budget
                                << " (lavapipe exits every loop once its budget is spent), and this loop's body ("
                                << ops << " ops) is too large to unroll";
         return signalPassFailure();
+      }
+      // A variable's loop keeps its bound by maximum: the unrolled loop runs
+      // at most max/factor times, its epilogue fewer than `factor`.
+      if (!n) {
+        Builder b(c.hottest);
+        if (unrolled->mainLoopOp)
+          (*unrolled->mainLoopOp)->setAttr(tinygrad::kMaxTripCountAttr, b.getI64IntegerAttr(max / factor));
+        if (unrolled->epilogueLoopOp)
+          (*unrolled->epilogueLoopOp)->setAttr(tinygrad::kMaxTripCountAttr, b.getI64IntegerAttr(factor - 1));
       }
     }
     fn.emitError() << "tg-gpu-loop-budget: the loops still exceed the budget of " << budget << " after 256 unrollings";

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tinygrad/Conversion/LoopAttributes.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 namespace mlir::tinygrad::kernel_emitter {
 
 const SmallVector<UOpRef, 4> &Emitter::rangesOf(UOpRef u) {
@@ -128,6 +131,10 @@ void Emitter::openLoop(UOpRef range, unsigned depth) {
   Value ub = arith::IndexCastOp::create(b, loc, b.getIndexType(), end);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  // A bound that is not a constant (a variable's) still has tinygrad's
+  // vmax: recorded for the passes that count a thread's iterations.
+  if (!getConstantIntValue(end) && range->src[0]->vmax().isInt())
+    loop->setAttr(kMaxTripCountAttr, b.getI64IntegerAttr(std::max<int64_t>(0, range->src[0]->vmax().i)));
   loopRanges[loop] = range;
   // Scopes deeper than `depth` are hidden while this loop is open.
   scopes.push_back({range, loop, loop.getBody(), nextScopeId++, loop.getBody()->getTerminator()});

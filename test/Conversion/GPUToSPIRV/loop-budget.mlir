@@ -2,11 +2,13 @@
 
 // Two nested 320-iteration loops are 320 + 320*320 = 102720 iterations per
 // thread, over lavapipe's 65535: the inner loop is unrolled (lavapipe ran
-// only 204 outer iterations of this kernel before, its budget spent).
+// only 204 outer iterations of this kernel before, its budget spent), by
+// the smallest factor that fits: 2 (320 + 320*160 = 51520).
 // CHECK-LABEL: gpu.func @nested
-// CHECK: scf.for
-// CHECK-NOT: scf.for
-// CHECK-COUNT-320: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: scf.for %{{.*}} = %c0 to %c320 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c320 step %c2
+// CHECK-COUNT-2: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: gpu.return
 gpu.module @m {
   gpu.func @nested(%out: memref<?xi32>) kernel {
@@ -54,16 +56,17 @@ gpu.module @m {
 
 // -----
 
-// Over the budget with a loop no unrolling can shrink (its trip count is a
-// runtime value): refused, never run wrong.
+// A loop whose trip count is a runtime value with no recorded maximum could
+// run past the budget, cut short with no error: refused even where the rest
+// is small (before, it counted as none and this kernel ran).
 gpu.module @m {
   gpu.func @dynamic(%n: index, %out: memref<?xi32>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c70000 = arith.constant 70000 : index
+    %c7 = arith.constant 7 : index
     %z = arith.constant 0 : i32
-    %s = scf.for %i = %c0 to %c70000 step %c1 iter_args(%a = %z) -> i32 {
-      // expected-error @+1 {{one thread runs 70000 loop iterations (and a loop whose trip count is not a constant), more than the device's loop budget of 65535}}
+    %s = scf.for %i = %c0 to %c7 step %c1 iter_args(%a = %z) -> i32 {
+      // expected-error @+1 {{this loop's trip count has no bound (not a constant, no variable maximum), so one thread's loop iterations cannot be held within the device's loop budget of 65535}}
       %t = scf.for %j = %c0 to %n step %c1 iter_args(%b = %a) -> i32 {
         %v = arith.index_cast %j : index to i32
         %w = arith.addi %b, %v : i32
@@ -78,14 +81,67 @@ gpu.module @m {
 
 // -----
 
+// A variable's loop counts by the maximum the emitter recorded
+// (tg.max_trip_count, tinygrad's vmax): 200000 is over the budget, so it is
+// unrolled by a factor (any factor: its epilogue is bounded too), the main
+// loop then bounded by 200000/factor and the epilogue by factor-1.
+// CHECK-LABEL: gpu.func @variable
+// CHECK: scf.for {{.*}} {
+// CHECK-COUNT-4: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: } {tg.max_trip_count = [[MAIN:[0-9]+]] : i64}
+// CHECK: scf.for
+// CHECK: } {tg.max_trip_count = [[EPI:[0-9]+]] : i64}
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @variable(%n: index, %out: memref<?xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    %t = scf.for %j = %c0 to %n step %c1 iter_args(%b = %z) -> i32 {
+      %v = arith.index_cast %j : index to i32
+      %w = arith.addi %b, %v : i32
+      scf.yield %w : i32
+    } {tg.max_trip_count = 200000 : i64}
+    memref.store %t, %out[%c0] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Within the budget at its maximum: untouched.
+// CHECK-LABEL: gpu.func @variable_small
+// CHECK: scf.for
+// CHECK: arith.addi
+// CHECK-NOT: arith.addi
+// CHECK: } {tg.max_trip_count = 60000 : i64}
+gpu.module @m {
+  gpu.func @variable_small(%n: index, %out: memref<?xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    %t = scf.for %j = %c0 to %n step %c1 iter_args(%b = %z) -> i32 {
+      %v = arith.index_cast %j : index to i32
+      %w = arith.addi %b, %v : i32
+      scf.yield %w : i32
+    } {tg.max_trip_count = 60000 : i64}
+    memref.store %t, %out[%c0] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Bounds that are constants behind casts (how the emitter writes them) are
-// counted: 20 x 320 x 320 iterations, whose innermost loop has a body too
-// large to unroll whole. Before, such loops counted as none (the kernel ran,
-// its loops cut short: test_ops' masked_select), and an unroll factor that
-// did not divide 320 left an epilogue loop with computed bounds, uncounted.
+// counted: 20 x 320 x 320 iterations. Before, such loops counted as none
+// (the kernel ran, its loops cut short: test_ops' masked_select), and an
+// unroll factor that did not divide 320 left an epilogue loop with computed
+// bounds, uncounted. The innermost loop is unrolled by the smallest divisor
+// of 320 that fits (40: 20 + 6400 + 6400*8 = 57620), with no epilogue.
 // CHECK-LABEL: gpu.func @cast_bounds
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c20
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c320
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c320{{.*}} step %c40
 // CHECK-NOT: scf.for
 // CHECK: gpu.return
 gpu.module @m {
