@@ -198,6 +198,39 @@ typedef struct tgc_cpu_options {
  * The module is not changed. options may be NULL. */
 TGC_API tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
                                           tgc_kernel **out_kernel);
+/* ---- targets ---------------------------------------------------------- */
+
+/* What the compiler knows of a target (its target description), for a front
+ * end that schedules for it without compiling: tinygrad's Renderer fields
+ * (has_local, local_max, ...) and the dtypes the compiler can lower for it.
+ * A device may have fewer (its driver's features, tgrt_device_query): use
+ * what both have. Strings belong to the library and live as long as it. */
+typedef struct tgc_target_info {
+  uint32_t api_version;       /* set by the caller: TGC_API_VERSION           */
+  const char *name;           /* canonical: "cpu", "vulkan", "cuda:sm_90", ... */
+  const char *arch;           /* "sm_90", "gfx942", "vulkan1.2", the host CPU  */
+  const char *device;         /* the runtime device its kernels run on:
+                                 "CPU", "VULKAN", "CUDA" or "AMD"             */
+  const char *const *dtypes;  /* dtype names it computes in ("float32", ...)   */
+  size_t num_dtypes;
+  int32_t has_local;          /* workgroups and local ids (LOCAL/GROUP opts)   */
+  int32_t has_shared;         /* workgroup memory                             */
+  int32_t has_threads;        /* the CPU's THREAD opt                         */
+  int64_t global_max[3];      /* per dimension (cpu: threads)                  */
+  int64_t local_max[3];       /* per dimension, 0 without workgroups           */
+  int64_t local_prod_max;     /* threads per workgroup, 0: no limit            */
+  int64_t shared_max_bytes;   /* workgroup memory per workgroup                */
+  uint32_t subgroup_size;
+  uint32_t offsets_word;      /* 1: a kernel's scalar words end with each
+                                 buffer view's byte offset (Vulkan), as
+                                 tgrt_program_desc.offsets_word                */
+} tgc_target_info;
+
+/* Fills *out_info for `target` (the strings tgc_compile_kernel takes);
+ * out_info->api_version must be TGC_API_VERSION. An unknown target or arch
+ * is TGC_INVALID_ARGUMENT, tgc_last_error naming it. */
+TGC_API tgc_status tgc_target_describe(const char *target, tgc_target_info *out_info);
+
 /* Compiles the kernel AST in module for `target`: "cpu" (exactly
  * tgc_compile_kernel_cpu), "vulkan" (SPIR-V for the runtime's Vulkan
  * driver), "cuda:sm_<N>" (a cubin) or "amd:gfx<N>" (an HSACO); the codegen

@@ -52,6 +52,24 @@ class TestGPUDevice(unittest.TestCase):
         a._copyout(memoryview(got), out)
         self.assertEqual(struct.unpack("<4f", got), (10.0, 12.0, 14.0, 16.0))
 
+    def test_renderer_facts_come_from_the_target_description(self):
+        """The dtypes tinygrad may schedule on DEV=VULKAN and the group limits are the compiler's target
+        description's (tgc_target_describe) within the device's, not a list kept here."""
+        from tinygrad_mlir import capi
+        t = capi.describe_target("vulkan")
+        self.assertEqual((t["name"], t["device"], t["offsets_word"]), ("vulkan", "VULKAN", 1))
+        self.assertNotIn("bfloat16", t["dtypes"])
+        r = self.dev.renderer
+        names = {self.gd._dtype_name(d) for d in r.supported_dtypes()}
+        self.assertTrue(names <= set(t["dtypes"]), names - set(t["dtypes"]))
+        self.assertIn("float32", names)
+        self.assertNotIn("bfloat16", names)
+        for have, limit in zip(self.gd.VulkanRenderer.local_max, t["local_max"]):
+            self.assertLessEqual(have, limit)
+        self.assertLessEqual(self.gd.VulkanRenderer.shared_max, t["shared_max_bytes"])
+        with self.assertRaisesRegex(capi.CAPIError, "sm_50"):
+            capi.describe_target("cuda:sm_50")
+
     def test_container_round_trip_and_errors(self):
         meta, binary = self.gd.unpack_binary(self.gd.pack_binary({"format": "spirv"}, b"\x03\x02\x23\x07"))
         self.assertEqual((meta, binary), ({"format": "spirv"}, b"\x03\x02\x23\x07"))

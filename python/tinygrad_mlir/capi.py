@@ -143,6 +143,16 @@ class _KernelInfo(ctypes.Structure):
                 ("ops_expr", ctypes.c_char_p), ("lds_expr", ctypes.c_char_p), ("mem_expr", ctypes.c_char_p)]
 
 
+class _TargetInfo(ctypes.Structure):
+    _fields_ = [("api_version", ctypes.c_uint32), ("name", ctypes.c_char_p), ("arch", ctypes.c_char_p),
+                ("device", ctypes.c_char_p), ("dtypes", ctypes.POINTER(ctypes.c_char_p)),
+                ("num_dtypes", ctypes.c_size_t), ("has_local", ctypes.c_int32), ("has_shared", ctypes.c_int32),
+                ("has_threads", ctypes.c_int32), ("global_max", ctypes.c_int64 * 3),
+                ("local_max", ctypes.c_int64 * 3), ("local_prod_max", ctypes.c_int64),
+                ("shared_max_bytes", ctypes.c_int64), ("subgroup_size", ctypes.c_uint32),
+                ("offsets_word", ctypes.c_uint32)]
+
+
 _P = ctypes.c_void_p
 _PP = ctypes.POINTER(ctypes.c_void_p)
 _SIGNATURES = {
@@ -162,6 +172,7 @@ _SIGNATURES = {
     "tgc_compile_kernel_cpu": ([_P, ctypes.POINTER(_CPUOptions), _PP], ctypes.c_int),
     "tgc_compile_kernel": ([_P, ctypes.c_char_p, ctypes.POINTER(_CPUOptions), _PP], ctypes.c_int),
     "tgc_kernel_format": ([_P, ctypes.POINTER(ctypes.c_uint32)], ctypes.c_int),
+    "tgc_target_describe": ([ctypes.c_char_p, ctypes.POINTER(_TargetInfo)], ctypes.c_int),
     "tgc_kernel_destroy": ([_P], ctypes.c_int),
     "tgc_beam_search": ([_P, ctypes.POINTER(_BeamOptions), _PP], ctypes.c_int),
     "tgc_kernel_get_info": ([_P, ctypes.POINTER(_KernelInfo)], ctypes.c_int),
@@ -393,7 +404,7 @@ class Module(_Handle):
         opts = _CPUOptions(API_VERSION, max_threads, "mlir" in keep, "llvm" in keep, "asm" in keep, _IR_CALLBACK(), None)
         h = ctypes.c_void_p()
         _call("tgc_compile_kernel", self.handle, target.encode(), ctypes.byref(opts), ctypes.byref(h))
-        return Kernel(h.value)
+        return Kernel(h.value, target)
 
     def program(self, max_threads=0, progress=None, after_pass=None):
         """Schedule this tensor graph (a SINK of the tensors to realize), compile every kernel for
@@ -453,12 +464,29 @@ class TensorProgram(_Handle):
         return out.raw[:n]
 
 
+def describe_target(target):
+    """What the compiler knows of `target` (tgc_target_describe): a dict of its canonical name, arch, runtime
+    device, the dtype names it can lower ("dtypes"), has_local/has_shared/has_threads, global_max, local_max,
+    local_prod_max, shared_max_bytes, subgroup_size and offsets_word (its kernels' scalar words end with each
+    buffer view's byte offset). CAPIError for an unknown target."""
+    ti = _TargetInfo()
+    ti.api_version = API_VERSION
+    _call("tgc_target_describe", target.encode(), ctypes.byref(ti))
+    return {"name": ti.name.decode(), "arch": ti.arch.decode(), "device": ti.device.decode(),
+            "dtypes": [ti.dtypes[i].decode() for i in range(ti.num_dtypes)],
+            "has_local": bool(ti.has_local), "has_shared": bool(ti.has_shared), "has_threads": bool(ti.has_threads),
+            "global_max": list(ti.global_max), "local_max": list(ti.local_max), "local_prod_max": ti.local_prod_max,
+            "shared_max_bytes": ti.shared_max_bytes, "subgroup_size": ti.subgroup_size,
+            "offsets_word": ti.offsets_word}
+
+
 class Kernel(_Handle):
     """A compiled kernel: the ELF object and tinygrad's ProgramInfo (`info`)."""
     _destroy = "tgc_kernel_destroy"
 
-    def __init__(self, handle):
+    def __init__(self, handle, target="cpu"):
         super().__init__(handle)
+        self.target = target
         ki = _KernelInfo()
         ki.api_version = API_VERSION
         _call("tgc_kernel_get_info", self.handle, ctypes.byref(ki))
@@ -482,8 +510,8 @@ class Kernel(_Handle):
         fmt = ctypes.c_uint32()
         _call("tgc_kernel_format", self.handle, ctypes.byref(fmt))
         self.info["format"] = FORMAT_NAMES.get(fmt.value, str(fmt.value))
-        # SPIR-V's word pack ends with the buffers' view offsets (tgc_kernel_load sets it so)
-        self.info["offsets_word"] = int(self.info["format"] == "spirv")
+        # whether the scalar words end with the buffers' view offsets: the target's (tgc_target_describe)
+        self.info["offsets_word"] = describe_target(target)["offsets_word"]
         data, size = ctypes.c_void_p(), ctypes.c_size_t()
         _call("tgc_kernel_object", self.handle, ctypes.byref(data), ctypes.byref(size))
         self.object = ctypes.string_at(data, size.value)

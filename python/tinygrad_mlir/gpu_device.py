@@ -200,6 +200,8 @@ class GPURenderer(Renderer):
     supports_float4 = False
 
     def supported_dtypes(self):
+        """What both the compiler can lower for the target (its description, tgc_target_describe) and the
+        device has (the driver's features): tinygrad's tests skip the rest."""
         feats = VulkanDevice.features()
         drop = set()
         if not feats & FEATURE_FLOAT64:
@@ -212,9 +214,17 @@ class GPURenderer(Renderer):
             drop |= {dtypes.int8, dtypes.uint8, dtypes.bool}
         if not feats & FEATURE_INT16:
             drop |= {dtypes.int16, dtypes.uint16}
-        # no SPIR-V arithmetic for these; tinygrad's tests then skip them
-        drop |= {dtypes.bfloat16, *dtypes.fp8s}
-        return super().supported_dtypes() - drop
+        lowered = set(capi.describe_target(self.mlir_target)["dtypes"])
+        return {d for d in super().supported_dtypes() - drop if _dtype_name(d) in lowered}
+
+
+def _dtype_name(dt):
+    """The compiler's name of a tinygrad dtype (uop_json's, the corpus's)."""
+    from .uop_json import dtype_name
+    try:
+        return dtype_name(dt)
+    except ValueError:  # a dtype the compiler has no name for: not lowered
+        return None
 
 
 class VulkanRenderer(GPURenderer):
@@ -229,9 +239,12 @@ class VulkanDevice(Compiled):
         info = _DeviceInfo(api_version=TGRT_API_VERSION)
         _check("tgrt_device_query", _rt().tgrt_device_query(self.rt.handle, ctypes.byref(info)))
         VulkanDevice._info = info
-        VulkanRenderer.local_max = tuple(info.max_workgroup_size)
+        # the device's limits, within what the compiler's target description allows (its heuristic
+        # sizes groups to the description, so tinygrad's search must not exceed it either)
+        t = capi.describe_target(VulkanRenderer.mlir_target)
+        VulkanRenderer.local_max = tuple(min(d, m) if m else d for d, m in zip(info.max_workgroup_size, t["local_max"]))
         VulkanRenderer.global_max = tuple(info.max_workgroup_count)
-        VulkanRenderer.shared_max = info.shared_memory_bytes
+        VulkanRenderer.shared_max = min(info.shared_memory_bytes, t["shared_max_bytes"] or info.shared_memory_bytes)
         super().__init__(device, GPUAllocator(self), [VulkanRenderer], GPUProgram)
 
     @classmethod

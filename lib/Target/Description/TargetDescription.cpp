@@ -147,10 +147,11 @@ TargetDescription TargetDescription::vulkan() {
 
 std::optional<TargetDescription> TargetDescription::cuda(llvm::StringRef arch, std::string *error) {
   unsigned sm = 0;
+  const std::string given = arch.str(); // arch is consumed below
   if (!arch.consume_front("sm_") || arch.consumeInteger(10, sm) || !(arch.empty() || arch == "a") ||
       sm < 75) {
     if (error)
-      *error = "unknown CUDA arch '" + arch.str() + "' (sm_75 or newer, e.g. sm_80, sm_89, sm_90)";
+      *error = "unknown CUDA arch '" + given + "' (sm_75 or newer, e.g. sm_80, sm_89, sm_90)";
     return std::nullopt;
   }
   TargetDescription t = gpuBase(TargetKind::CUDA);
