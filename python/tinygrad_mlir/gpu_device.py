@@ -212,8 +212,8 @@ class GPURenderer(Renderer):
             drop.add(dtypes.half)
         if not feats & FEATURE_INT8:
             drop |= {dtypes.int8, dtypes.uint8, dtypes.bool}
-        if not feats & FEATURE_INT16:
-            drop |= {dtypes.int16, dtypes.uint16}
+        if not feats & FEATURE_INT16:  # bfloat16 is emulated in 16-bit integers
+            drop |= {dtypes.int16, dtypes.uint16, dtypes.bfloat16}
         lowered = set(capi.describe_target(self.mlir_target)["dtypes"])
         return {d for d in super().supported_dtypes() - drop if _dtype_name(d) in lowered}
 

@@ -112,6 +112,26 @@ def GPULegalizeArithForSPIRV : Pass<"tg-gpu-legalize-arith-for-spirv", "::mlir::
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def GPUEmulateBFloat16 : Pass<"tg-gpu-emulate-bfloat16", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "bfloat16 as its 16 bits in an i16, cast by integer code";
+  let description = [{
+    SPIR-V has no bfloat16 (without SPV_KHR_bfloat16, which lavapipe lacks):
+    the SPIR-V type converter turned it into f32, so a BITCAST of a
+    bfloat16 to a half became an invalid 32-to-16-bit OpBitcast
+    (test_dtype's test_bitcast_bf16_from_cast) and a bf16 buffer was
+    refused. tinygrad's renderers without the type do what this pass does
+    (create_non_native_float_pats + pm_manual_bf16_cast): the emitter
+    already computes bfloat16 ALUs in f32, rounding each result through the
+    storage type; here the storage type becomes i16 (buffers, private and
+    workgroup memory, loop-carried values), `arith.truncf` f32 -> bf16
+    tinygrad's cast_float_to_bf16 on the bits (round to nearest even, a NaN
+    kept a NaN) and `arith.extf` bf16 -> f32 the bits shifted into the top
+    half of an f32. An op that would compute in bfloat16 itself is an
+    error. Part of tg-gpu-to-spirv, first of its legalizations.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GPUWidenBoolMemory : Pass<"tg-gpu-widen-bool-memory", "::mlir::gpu::GPUFuncOp"> {
   let summary = "Private and workgroup memrefs of i1 as memrefs of i32";
   let description = [{

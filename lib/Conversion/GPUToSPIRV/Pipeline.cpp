@@ -5,7 +5,8 @@
 // spirv-val --target-env vulkan1.2 accepting it:
 // 1. tg-gpu-scalarize-vectors: SPIR-V has no vectors wider than 4 (and
 //    the emitter's lanes can be any number);
-//    then (after a cleanup) tg-gpu-legalize-arith-for-spirv (floor/ceil
+//    then (after a cleanup) tg-gpu-emulate-bfloat16 (bf16 as i16 bits,
+//    tinygrad's manual casts), tg-gpu-legalize-arith-for-spirv (floor/ceil
 //    divisions expanded, integer ops on bools computed in i32) and
 //    tg-gpu-widen-bool-memory (i1 accumulators as i32 words: i1 memory
 //    would need Int8), tg-gpu-loop-budget (lavapipe's per-thread loop
@@ -50,6 +51,7 @@ void mlir::tinygrad::buildGPUToSPIRVPipeline(OpPassManager &pm, uint64_t maxLoop
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUScalarizeVectors());
   gm.addPass(createCanonicalizerPass());
   gm.addPass(createCSEPass());
+  gm.addNestedPass<gpu::GPUFuncOp>(createGPUEmulateBFloat16());
   gm.addNestedPass<gpu::GPUFuncOp>(createGPULegalizeArithForSPIRV());
   gm.addNestedPass<gpu::GPUFuncOp>(createGPUWidenBoolMemory());
   gm.addNestedPass<gpu::GPUFuncOp>(createGPULoopBudget(GPULoopBudgetOptions{maxLoopIterations}));

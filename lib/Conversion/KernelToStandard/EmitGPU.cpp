@@ -194,7 +194,7 @@ void Emitter::finishGPUEntry() {
     f16 |= t.isF16();
     f64 |= t.isF64();
     i8 |= t.isInteger(8);
-    i16 |= t.isInteger(16);
+    i16 |= t.isInteger(16) || t.isBF16(); // bf16 is emulated in i16 (tg-gpu-emulate-bfloat16)
     i64 |= t.isInteger(64);
   };
   fn.walk([&](Operation *op) {

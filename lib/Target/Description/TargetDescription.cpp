@@ -126,8 +126,10 @@ TargetDescription TargetDescription::vulkan() {
   t.supportsFloat4 = false;
   t.sharedMaxBytes = 32768;
   t.subgroupSize = 8;
+  // bfloat16 is its bits in an i16 with tinygrad's manual casts
+  // (tg-gpu-emulate-bfloat16), as tinygrad's renderers without the type.
   setDTypes(t, {DType::Bool, DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32,
-                DType::UInt32, DType::Int64, DType::UInt64, DType::Float16, DType::Float32,
+                DType::UInt32, DType::Int64, DType::UInt64, DType::Float16, DType::BFloat16, DType::Float32,
                 DType::Float64});
   // GLSL.std.450's exp2/log2/sin carry no precision guarantee Vulkan
   // implementations agree on: tinygrad's decompositions give its values.
