@@ -278,6 +278,17 @@ int main(int argc, char **argv) {
     llvm::outs() << "COMPILED: " << formatName(gpuKernel->format) << ", " << gpuKernel->binary.size()
                  << " bytes for " << target->name << ", compile "
                  << llvm::format("%.2f", codegenMs + backendMs) << " ms\n";
+    if (jsonOut)
+      llvm::outs() << json::Value(json::Object{{"compiled", true},
+                                               {"target", target->name},
+                                               {"format", formatName(gpuKernel->format)},
+                                               {"bytes", (int64_t)gpuKernel->binary.size()},
+                                               {"codegen_ms", codegenMs},
+                                               {"lower_ms", gpuKernel->lowerMs},
+                                               {"serialize_ms", gpuKernel->serializeMs},
+                                               {"applied_opts", opt::toString(sig.appliedOpts)},
+                                               {"beam", std::move(beamJSON)}})
+                   << "\n";
     return 0;
   }
 

@@ -13,20 +13,28 @@ from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.device import Device
 ns = dict(vars(ops_mod)); ns.update({k: v for k, v in vars(dt_mod).items() if not k.startswith("_")})
 ns.update(Opt=Opt, OptOps=OptOps)
-ren = Device["CPU"].renderer
+ren = RENDERER
 def ast_of(f): return eval(json.load(open(f))["repr"], ns)
 '''
+# The renderer tinygrad's answers are for, by our target string.
+RENDERERS = {
+    "cpu": 'Device["CPU"].renderer',
+    "cuda:sm_90": '__import__("tinygrad.renderer.cstyle", fromlist=["CUDARenderer"]).CUDARenderer('
+                  '__import__("tinygrad.helpers", fromlist=["Target"]).Target(device="NV", renderer="CUDA", arch="sm_90"))',
+}
 
 
 def kernels(kernels_dir):
     return sorted(glob.glob(os.path.join(kernels_dir, "*.json")))
 
 
-def tinygrad_answers(oracle, cases, tg_src):
-    """{case: answer} from tinygrad (CPU renderer, 2 threads, as the corpus was made)."""
+def tinygrad_answers(oracle, cases, tg_src, target="cpu"):
+    """{case: answer} from tinygrad (its renderer for `target`; the CPU's with 2 threads, as the corpus
+    was made)."""
     env = dict(os.environ, PYTHONPATH=tg_src, NUM_CPU_THREADS="2", DEV="CPU")
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-    p = subprocess.run([py, "-c", PRELUDE + oracle] + cases, capture_output=True, text=True, env=env, timeout=1200)
+    prelude = PRELUDE.replace("RENDERER", RENDERERS[target])
+    p = subprocess.run([py, "-c", prelude + oracle] + cases, capture_output=True, text=True, env=env, timeout=1200)
     theirs = dict(json.loads(l) for l in p.stdout.splitlines() if l.startswith("["))
     if len(theirs) != len(cases):
         sys.exit("tinygrad oracle failed:\n" + p.stderr[-2000:])
