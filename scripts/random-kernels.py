@@ -406,9 +406,10 @@ def contraction_program(rng):
   return t, steps
 
 
-def replay(t, graph, save, label):
+def replay(t, graph, save, label, target="cpu"):
   """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
-  scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) on the same inputs, its
+  scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
+  every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
   result compared with the one realized through tinygrad: ("match"|"not replayable"|"failed", why)."""
   import json
   import tempfile
@@ -430,7 +431,7 @@ def replay(t, graph, save, label):
   run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
   with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(rec, f)
-  r = subprocess.run([run, "--case", f.name], capture_output=True, text=True)
+  r = subprocess.run([run, "--case", f.name, "--target=" + target], capture_output=True, text=True)
   last = (r.stdout.strip().splitlines() or [""])[-1]
   if r.returncode == 0 and last.startswith("MATCH"):
     os.unlink(f.name)
@@ -474,6 +475,9 @@ def main():
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
   ap.add_argument("--replay", action="store_true",
                   help="also run each program's tensor graph through our own scheduler (tinygrad-run)")
+  ap.add_argument("--replay-target", default="cpu",
+                  help="the target --replay compiles for: cpu, or vulkan (random programs on the GPU route, "
+                       "checked against tinygrad's realized values)")
   ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
   ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
@@ -511,7 +515,7 @@ def main():
       finally:
         tinygrad_tensor.transform_to_call = transform_to_call
       if args.replay and graphs and (hook.stats["mismatched"], hook.stats["failed"]) == before:
-        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}")
+        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target)
         replays[status] += 1
         replayed = why if status == "failed" else None
     except Exception as e:
@@ -546,7 +550,7 @@ def main():
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
         f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
         f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
-        (f"; replayed through our scheduler: {replays['matched']} match, {replays['failed']} fail, "
+        (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "
          f"{replays['not replayable']} not replayable" if args.replay else ""))
   rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
       r"^program (\d+) ", subprocess.run(

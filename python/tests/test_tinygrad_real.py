@@ -397,7 +397,14 @@ class TestRandomKernels(unittest.TestCase):
     def test_programs_replay_through_our_scheduler(self):
         # (seed 9 #14 bitcasts an input buffer, a BITCAST view our scheduler refuses: not this seed)
         out = self.check(20, 8, "--replay")
-        self.assertRegex(out, r"replayed through our scheduler: [1-9][0-9]* match, 0 fail")
+        self.assertRegex(out, r"replayed through our scheduler for cpu: [1-9][0-9]* match, 0 fail")
+
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_programs_replay_on_vulkan(self):
+        # random programs on the GPU route: each tensor graph scheduled by us, every kernel compiled to SPIR-V
+        # and run on the runtime's Vulkan device (lavapipe), checked against tinygrad's realized values
+        out = self.check(12, 8, "--replay", "--replay-target", "vulkan")
+        self.assertRegex(out, r"replayed through our scheduler for vulkan: [1-9][0-9]* match, 0 fail")
 
 if __name__ == "__main__":
     unittest.main()
