@@ -32,6 +32,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_cases import OPTS, add_bench_cases  # noqa: E402
+
 LIMIT_BYTES = 48 << 20  # the device tool carries 64 MiB in all
 
 
@@ -133,6 +136,10 @@ def main():
     ap.add_argument("--cases", help="a folder of kernel cases (*.json, the corpus format)")
     ap.add_argument("--compiler", help="CMD CASE.json ARCH CASEDIR (see the module docstring; default: "
                     "scripts/device-check/compile_case.py, our kernel-AST route)")
+    ap.add_argument("--bench", action="store_true", help="add the bench kernels of scripts/device-check/bench "
+                    "(bench_cases.py: matmul, softmax, layernorm, conv2d at realistic sizes; inputs generated there)")
+    ap.add_argument("--bench-opts", default="ours,tinygrad",
+                    help="whose opts heuristic the bench kernels are compiled with: ours, tinygrad or both")
     args = ap.parse_args()
     if args.compiler and not args.cases:
         sys.exit("device-check: --compiler needs --cases")
@@ -173,6 +180,11 @@ def main():
                         scalars=[dict(value=v, bytes=n) for v, n in scalars], bench=None)
             json.dump(desc, open(os.path.join(case_dir, "case.json"), "w"), indent=1)
             names.append(name)
+    if args.bench:
+        opts = args.bench_opts.split(",")
+        if not opts or any(o not in OPTS for o in opts):
+            sys.exit(f"device-check: --bench-opts takes {','.join(OPTS)}, got {args.bench_opts!r}")
+        add_bench_cases(args.root, args.build, args.arch, args.out, names, opts)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(args.out) for f in fs)
     if total > LIMIT_BYTES:
         sys.exit(f"device-check: {args.out} is {total >> 20} MiB, over the {LIMIT_BYTES >> 20} MiB budget")
