@@ -10,6 +10,8 @@ GPU in float64, or numpy without torch). case.json:
   kind "bench", buffers [{id, dtype, count, generate | null, output}], kernels [{binary, ptx, entry,
   global_size, local_size, args: buffer ids in argument order, applied_opts}] run in this order,
   reference {op, params, inputs, output, output_shape}, tolerance {rtol, atol}, bench {flops, bytes}.
+The same ops at the small shapes of bench/small/ are compiled for the CPU (format "elf", arch "cpu")
+into OUT/selftest/: the device half's --self-test runs them on the CPU device with the bench code path.
 """
 import json
 import os
@@ -54,6 +56,8 @@ def compile_kernel(root, build, arch, rec, i, opts, case_dir):
                        inputs={}, outputs={}), f)
     kdir = os.path.join(case_dir, f"k{i}")
     os.makedirs(kdir)
+    if arch == "cpu":
+        return compile_kernel_cpu(build, k, src, kdir, i)
     env = dict(os.environ, BUILD=build)
     env.pop("TG_OPTS", None)
     if OPTS[opts]:
@@ -73,6 +77,19 @@ def compile_kernel(root, build, arch, rec, i, opts, case_dir):
     return dict(binary=f"k{i}/kernel.cubin", ptx=f"k{i}/kernel.ptx", entry=launch["entry"],
                 global_size=launch["global"], local_size=launch["local"],
                 args=[k["args"][slot] for slot in launch["globals"]], applied_opts=applied)
+
+
+def compile_kernel_cpu(build, k, src, kdir, i):
+    """A self-test kernel: an x86-64 object for the CPU device, one thread (no core id argument)."""
+    res = json.loads(subprocess.run(
+        [os.path.join(build, "bin", "tinygrad-compile"), "--graph-path=ast", "--target=cpu", "--max-threads=1",
+         "-o", os.path.join(kdir, "kernel.o"), src], check=True, capture_output=True, text=True).stdout)
+    os.remove(src)
+    if res["format"] != "elf" or res["core_id_arg"] != -1 or res["vars"]:
+        sys.exit(f"device-check: self-test kernel {src}: expected a one-thread ELF without variables, got {res}")
+    return dict(format="elf", binary=f"k{i}/kernel.o", ptx=None, entry=res["name"], global_size=[1, 1, 1],
+                local_size=[1, 1, 1], args=[k["args"][slot] for slot in res["globals"]],
+                applied_opts=str(res.get("uops", {}).get("applied_opts")))
 
 
 def bench_case(root, build, arch, path, opts, case_dir, seed):
@@ -98,16 +115,23 @@ def bench_case(root, build, arch, path, opts, case_dir, seed):
                 tolerance=tol, bench=dict(op=ref["op"], dtype=rec["dtype"], flops=flops, bytes=nbytes))
 
 
-def add_bench_cases(root, build, arch, out, names, opts_list, seed=24):
-    bench_dir = os.path.join(root, "scripts", "device-check", "bench")
+def add_bench_cases(root, build, arch, out, names, opts_list, seed=24, folder="cases", small=False):
+    bench_dir = os.path.join(root, "scripts", "device-check", "bench", *(["small"] if small else []))
     for f in sorted(os.listdir(bench_dir)):
         if not f.endswith(".json"):
             continue
         for opts in opts_list:
-            tmp = os.path.join(out, "cases", "_bench_tmp")
+            tmp = os.path.join(out, folder, "_bench_tmp")
             os.makedirs(tmp)
             desc = bench_case(root, build, arch, os.path.join(bench_dir, f), opts, tmp, seed)
-            case_dir = os.path.join(out, "cases", desc["name"])
+            case_dir = os.path.join(out, folder, desc["name"])
             os.rename(tmp, case_dir)
             json.dump(desc, open(os.path.join(case_dir, "case.json"), "w"), indent=1)
             names.append(desc["name"])
+
+
+def add_self_test_cases(root, build, out):
+    """The bench ops at small shapes for the CPU device: the device half's --self-test runs them."""
+    names = []
+    add_bench_cases(root, build, "cpu", out, names, ["ours"], seed=5, folder="selftest", small=True)
+    return names

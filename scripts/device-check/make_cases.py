@@ -33,7 +33,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cases import OPTS, add_bench_cases  # noqa: E402
+from bench_cases import OPTS, add_bench_cases, add_self_test_cases  # noqa: E402
 
 LIMIT_BYTES = 48 << 20  # the device tool carries 64 MiB in all
 
@@ -152,7 +152,8 @@ def main():
     os.makedirs(runtime)
     for f in (os.path.join(args.build, "lib", "libTinygradRuntime.so"), os.path.join(args.build, "bin", "tgrt-devices")):
         shutil.copy2(f, runtime)
-    shutil.copy2(os.path.join(args.root, "scripts", "device-check", "run_cases.py"), args.out)
+    for f in ("run_cases.py", "bench_ref.py"):
+        shutil.copy2(os.path.join(args.root, "scripts", "device-check", f), args.out)
 
     rng = np.random.default_rng(24)
     names = []
@@ -185,10 +186,11 @@ def main():
         if not opts or any(o not in OPTS for o in opts):
             sys.exit(f"device-check: --bench-opts takes {','.join(OPTS)}, got {args.bench_opts!r}")
         add_bench_cases(args.root, args.build, args.arch, args.out, names, opts)
+    self_test = add_self_test_cases(args.root, args.build, args.out)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(args.out) for f in fs)
     if total > LIMIT_BYTES:
         sys.exit(f"device-check: {args.out} is {total >> 20} MiB, over the {LIMIT_BYTES >> 20} MiB budget")
-    json.dump(dict(arch=args.arch, cases=names), open(os.path.join(args.out, "manifest.json"), "w"), indent=1)
+    json.dump(dict(arch=args.arch, cases=names, self_test_cases=self_test), open(os.path.join(args.out, "manifest.json"), "w"), indent=1)
     print(f"device-check: {len(names)} cases for {args.arch} in {args.out} ({total / 1e6:.2f} MB)")
     print(f"device half: scripts/device-check.sh device {args.out}  (carry {args.out})")
 

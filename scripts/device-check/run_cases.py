@@ -7,9 +7,14 @@ driver (tgrt_device_open("CUDA:0"), tgrt_program_create with the cubin, or
 its PTX when the cubin's arch is not the device's), its outputs are compared
 with the expected ones, and it is timed (median of queued launches); cases
 marked `bench` are also timed in torch (cuBLAS) when torch is installed.
+Bench cases (kind "bench", bench_cases.py) run a schedule of kernels in order over
+buffers named by id, with inputs generated from their specs and the reference
+computed by torch on the GPU (bench_ref.py), and are timed against torch.
 Writes results.json next to this file. Exit 0: every case matched; 1: a
 mismatch or error; 3: NOT RUN, the runtime reports no CUDA device.
-`--self-test` checks these bindings on the CPU device instead (no GPU).
+`--self-test` checks these bindings on the CPU device instead (no GPU), the
+bench cases' generation, references and comparison at small shapes, and that
+every bench case of the bundle is well formed.
 """
 import ctypes
 import json
@@ -20,9 +25,12 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_ref  # noqa: E402
+
 API = 1
 OK, UNAVAILABLE = 0, 11
-FORMAT_CUBIN, FORMAT_PTX = 3, 4
+FORMAT_ELF, FORMAT_CUBIN, FORMAT_PTX = 1, 3, 4
 ARG_BUFFER, ARG_INT = 1, 2
 COMPUTE = 0
 
@@ -75,20 +83,27 @@ def out_ptr():
     return ctypes.c_void_p()
 
 
+def load_program(rt, dev, info, d, arch, kernel, num_buffers, scalars):
+    """A kernel's program: its cubin, or its PTX (JIT-compiled by the driver) when the device's arch differs."""
+    elf = kernel.get("format") == "elf"  # the self-test's CPU kernels
+    use_ptx = not elf and arch != info.arch.decode() and kernel.get("ptx")
+    binary = open(os.path.join(d, kernel["ptx"] if use_ptx else kernel["binary"]), "rb").read() + (b"\0" if use_ptx else b"")
+    scalar_bytes = (ctypes.c_uint8 * max(1, len(scalars)))(*[s["bytes"] for s in scalars])
+    desc = ProgramDesc(api_version=API, format=FORMAT_ELF if elf else FORMAT_PTX if use_ptx else FORMAT_CUBIN,
+                       binary=ctypes.cast(ctypes.c_char_p(binary), ctypes.c_void_p), size=len(binary),
+                       entry_name=kernel["entry"].encode(), num_buffers=num_buffers,
+                       num_scalars=len(scalars), scalar_bytes=scalar_bytes)
+    desc.local_size[:] = kernel["local_size"]
+    prog = out_ptr()
+    rt("tgrt_program_create", dev, ctypes.byref(desc), ctypes.byref(prog))
+    return prog, "elf" if elf else "ptx" if use_ptx else "cubin"
+
+
 def run_case(rt, dev, info, root, case):
     d = os.path.join(root, "cases", case["name"])
-    arch = info.arch.decode()
-    use_ptx = case["arch"] != arch and case.get("ptx")
-    binary = open(os.path.join(d, case["ptx"] if use_ptx else case["binary"]), "rb").read() + (b"\0" if use_ptx else b"")
-    scalar_bytes = (ctypes.c_uint8 * max(1, len(case["scalars"])))(*[s["bytes"] for s in case["scalars"]])
-    desc = ProgramDesc(api_version=API, format=FORMAT_PTX if use_ptx else FORMAT_CUBIN,
-                       binary=ctypes.cast(ctypes.c_char_p(binary), ctypes.c_void_p), size=len(binary),
-                       entry_name=case["entry"].encode(), num_buffers=len(case["buffers"]),
-                       num_scalars=len(case["scalars"]), scalar_bytes=scalar_bytes)
-    desc.local_size[:] = case["local_size"]
-    prog, buffers, queue = out_ptr(), [], None
+    prog, buffers, queue = None, [], None
     try:
-        rt("tgrt_program_create", dev, ctypes.byref(desc), ctypes.byref(prog))
+        prog, loaded = load_program(rt, dev, info, d, case["arch"], case, len(case["buffers"]), case["scalars"])
         for b in case["buffers"]:
             dt = np.dtype(b["dtype"])
             buf = out_ptr()
@@ -134,7 +149,7 @@ def run_case(rt, dev, info, root, case):
             rt("tgrt_device_synchronize", dev, ctypes.c_uint64(60000))
             times.append((time.perf_counter() - start) / reps * 1e6)
         result = dict(name=case["name"], ok=mismatches == 0, mismatches=mismatches, max_abs_diff=worst,
-                      loaded="ptx" if use_ptx else "cubin", us_per_launch=statistics.median(times))
+                      loaded=loaded, us_per_launch=statistics.median(times))
         if case.get("bench"):
             result["bench"] = bench_torch(case["bench"], result["us_per_launch"])
         return result
@@ -145,6 +160,128 @@ def run_case(rt, dev, info, root, case):
             rt.lib.tgrt_buffer_free(buf)
         if prog:
             rt.lib.tgrt_program_free(prog)
+
+
+def time_queue(rt, dev, launches, rounds=5):
+    """Median microseconds per pass over `launches` (program, args, dispatch), queued and submitted
+    together after a warm-up pass; enough passes per round for about 0.2 s."""
+    queue = out_ptr()
+    rt("tgrt_queue_create", dev, COMPUTE, ctypes.byref(queue))
+    try:
+        def round_us(reps):
+            rt("tgrt_queue_reset", queue)
+            for _ in range(reps):
+                for prog, args, dispatch in launches:
+                    rt("tgrt_queue_dispatch", queue, prog, args, len(args), ctypes.byref(dispatch))
+            start = time.perf_counter()
+            rt("tgrt_queue_submit", queue)
+            rt("tgrt_device_synchronize", dev, ctypes.c_uint64(120000))
+            return (time.perf_counter() - start) / reps * 1e6
+        first = round_us(1)
+        reps = max(1, min(100, int(0.2e6 / max(first, 1.0))))
+        return statistics.median(round_us(reps) for _ in range(rounds))
+    finally:
+        rt.lib.tgrt_queue_destroy(queue)
+
+
+def run_bench_case(rt, dev, info, root, case, folder="cases", timed=True):
+    """A bench case: generated inputs, its kernels in order, the torch reference, ours and torch timed
+    (the self-test runs its CPU cases untimed, the reference computed on the CPU)."""
+    d = os.path.join(root, folder, case["name"])
+    progs, bufs = [], {}
+    try:
+        for b in case["buffers"]:
+            buf = out_ptr()
+            rt("tgrt_buffer_alloc", dev, ctypes.c_size_t(b["count"] * np.dtype(b["dtype"]).itemsize), ctypes.byref(buf))
+            bufs[b["id"]] = buf
+        hosts = {}
+        for b in case["buffers"]:
+            if b["generate"]:
+                host = np.ascontiguousarray(bench_ref.generate(b["generate"]))
+                assert host.size == b["count"] and host.dtype == np.dtype(b["dtype"]), f"{b['id']}: generator spec"
+                rt("tgrt_buffer_copy_in", bufs[b["id"]], ctypes.c_size_t(0), host.ctypes.data_as(ctypes.c_void_p),
+                   ctypes.c_size_t(host.nbytes))
+                hosts[b["id"]] = host
+        launches, loaded = [], set()
+        for k in case["kernels"]:
+            prog, how = load_program(rt, dev, info, d, case["arch"], k, len(k["args"]), [])
+            progs.append(prog)
+            loaded.add(how)
+            args = (Arg * len(k["args"]))(*[Arg(kind=ARG_BUFFER, buffer=bufs[a].value) for a in k["args"]])
+            dispatch = Dispatch(api_version=API, core_id_arg_index=-1)
+            dispatch.global_size[:] = k["global_size"]
+            dispatch.local_size[:] = k["local_size"]
+            launches.append((prog, args, dispatch))
+        for prog, args, dispatch in launches:
+            rt("tgrt_program_dispatch", prog, args, len(args), ctypes.byref(dispatch))
+        ref = case["reference"]
+        out = next(b for b in case["buffers"] if b["id"] == ref["output"])
+        got = np.empty(out["count"], np.dtype(out["dtype"]))
+        rt("tgrt_buffer_copy_out", bufs[out["id"]], ctypes.c_size_t(0), got.ctypes.data_as(ctypes.c_void_p),
+           ctypes.c_size_t(got.nbytes))
+        xs = [hosts[i] for i in ref["inputs"]]
+        want, how_ref = bench_ref.reference(ref, xs, device="cuda" if timed else "cpu")
+        mismatches, worst = bench_ref.compare(got, want.reshape(-1), case["tolerance"])
+        if not timed:
+            return dict(name=case["name"], ok=mismatches == 0, mismatches=mismatches, max_abs_diff=worst,
+                        reference=how_ref)
+        us = time_queue(rt, dev, launches)
+        per_kernel = [time_queue(rt, dev, [launch], rounds=3) for launch in launches]
+        bench = case["bench"]
+        result = dict(name=case["name"], ok=mismatches == 0, mismatches=mismatches, max_abs_diff=worst,
+                      reference=how_ref, loaded="+".join(sorted(loaded)), us_per_launch=us, kernel_us=per_kernel,
+                      opts=case["opts"], applied_opts=[k["applied_opts"] for k in case["kernels"]])
+        timing = dict(bench, ours_us=us, ours_gflops=bench["flops"] / us / 1e3 if bench["flops"] else None,
+                      ours_gbps=bench["bytes"] / us / 1e3)
+        timing.update(bench_ref.time_torch(ref, xs, bench["flops"], bench["bytes"]))
+        if "torch_us" in timing:
+            timing["fraction_of_torch"] = timing["torch_us"] / us
+        result["bench"] = timing
+        return result
+    finally:
+        for buf in bufs.values():
+            rt.lib.tgrt_buffer_free(buf)
+        for prog in progs:
+            rt.lib.tgrt_program_free(prog)
+
+
+def check_bench_case(root, case):
+    """A bench case of the bundle is well formed: its binaries are there, every kernel argument names a
+    buffer, every input has a generator spec of its size, and the reference names them."""
+    d = os.path.join(root, "cases", case["name"])
+    ids = {b["id"]: b for b in case["buffers"]}
+    for k in case["kernels"]:
+        for f in (k["binary"], k["ptx"]):
+            assert os.path.getsize(os.path.join(d, f)) > 0, f"{case['name']}: {f} missing"
+        assert all(a in ids for a in k["args"]), f"{case['name']}: a kernel argument names no buffer: {k['args']}"
+    for b in case["buffers"]:
+        if b["generate"]:
+            g = b["generate"]
+            assert int(np.prod(g["shape"])) == b["count"] and g["dtype"] == b["dtype"], f"{case['name']}: {b['id']} spec"
+    ref = case["reference"]
+    assert all(ids[i]["generate"] for i in ref["inputs"]), f"{case['name']}: an input without a generator spec"
+    assert ids[ref["output"]]["output"] and int(np.prod(ref["output_shape"])) == ids[ref["output"]]["count"]
+
+
+def bench_self_test(rt, root):
+    """The bench code path on the CPU device: the bench ops at small shapes, compiled for the CPU by the
+    local half (OUT/selftest), run kernel by kernel over their buffers and compared with the reference."""
+    manifest = os.path.join(root, "manifest.json")
+    if not os.path.exists(manifest):
+        return
+    dev = out_ptr()
+    rt("tgrt_device_open", b"CPU", None, ctypes.byref(dev))
+    info = DeviceInfo(api_version=API)
+    rt("tgrt_device_query", dev, ctypes.byref(info))
+    try:
+        for name in json.load(open(manifest)).get("self_test_cases", []):
+            case = json.load(open(os.path.join(root, "selftest", name, "case.json")))
+            r = run_bench_case(rt, dev, info, root, case, folder="selftest", timed=False)
+            assert r["ok"], f"self-test bench case {name} (CPU): {r}"
+            print(f"  ok   selftest/{name}: {len(case['kernels'])} kernels, max |diff| {r['max_abs_diff']:.3g} "
+                  f"({r['reference']})")
+    finally:
+        rt.lib.tgrt_device_close(dev)
 
 
 def bench_torch(bench, ours_us):
@@ -175,7 +312,7 @@ def bench_torch(bench, ours_us):
     return out
 
 
-def self_test(rt):
+def self_test(rt, root):
     """The bindings above against the CPU device (struct layouts, buffers,
     queues): what can be checked without a GPU, so that a lent device's
     minutes are not spent on a Python typo."""
@@ -203,7 +340,17 @@ def self_test(rt):
     rt("tgrt_queue_destroy", queue)
     rt("tgrt_buffer_free", buf)
     rt("tgrt_device_close", dev)
-    print("device-check: self-test passed (bindings checked on the CPU device)")
+    refs = bench_ref.self_test()
+    bench_self_test(rt, root)
+    bench = 0
+    if os.path.exists(os.path.join(root, "manifest.json")):
+        for name in json.load(open(os.path.join(root, "manifest.json")))["cases"]:
+            case = json.load(open(os.path.join(root, "cases", name, "case.json")))
+            if case.get("kind") == "bench":
+                check_bench_case(root, case)
+                bench += 1
+    print(f"device-check: self-test passed (bindings checked on the CPU device; bench references: {refs}; "
+          f"{bench} bench cases well formed)")
     return 0
 
 
@@ -212,7 +359,7 @@ def main():
     root = os.path.abspath(args[0] if args else os.path.dirname(__file__))
     rt = Runtime(os.path.join(root, "runtime", "libTinygradRuntime.so"))
     if "--self-test" in sys.argv:
-        return self_test(rt)
+        return self_test(rt, root)
     manifest = json.load(open(os.path.join(root, "manifest.json")))
     dev = out_ptr()
     status = rt.lib.tgrt_device_open(b"CUDA:0", None, ctypes.byref(dev))
@@ -227,13 +374,17 @@ def main():
     for name in manifest["cases"]:
         case = json.load(open(os.path.join(root, "cases", name, "case.json")))
         try:
-            r = run_case(rt, dev, info, root, case)
-        except RuntimeFailure as e:
-            r = dict(name=name, ok=False, error=str(e))
+            r = (run_bench_case if case.get("kind") == "bench" else run_case)(rt, dev, info, root, case)
+        except (RuntimeFailure, AssertionError, ValueError, OSError) as e:
+            r = dict(name=name, ok=False, error=f"{type(e).__name__}: {e}")
         results.append(r)
         line = (f"  {'ok  ' if r['ok'] else 'FAIL'} {name}: " +
                 (r.get("error") or f"{r['mismatches']} mismatches (max |diff| {r['max_abs_diff']:.3g}), "
                  f"{r['us_per_launch']:.1f} us/launch ({r['loaded']})"))
+        if "kernel_us" in r:
+            line += f" [{len(r['kernel_us'])} kernels; ref {r['reference']}]"
+        if "bench" in r and r["bench"].get("ours_gflops"):
+            line += f", {r['bench']['ours_gflops']:.0f} GFLOP/s"
         if "bench" in r and "torch_us" in r["bench"]:
             line += f"; torch {r['bench']['torch_us']:.1f} us ({r['bench']['fraction_of_torch']:.2%} of torch)"
         print(line, flush=True)

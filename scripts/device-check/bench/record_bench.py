@@ -7,8 +7,12 @@ steps), so 4096x4096 shapes record in seconds on the CPU. Buffers are named by r
 (in the order of OPS' arguments), its output, and tinygrad's intermediates ("t<offset>" in its arena:
 separate buffers here, since the memory planner only reuses regions that are dead).
 
+Each op is also recorded at SMALL shapes (OUTDIR/small/NAME.json): the same schedule at sizes the
+device half's self-test runs on the CPU device (compiled for the CPU by make_cases.py), so that the
+wiring recorded here, the generation, the references and the comparison are checked without a GPU.
+
 usage: cd <tinygrad a9069c17> && DEV=CPU PYTHONPATH=<repo>/python:. python3 record_bench.py OUTDIR [NAME...]
-Writes OUTDIR/NAME.json (checked in under scripts/device-check/bench/).
+Writes OUTDIR/NAME.json and OUTDIR/small/NAME.json (checked in under scripts/device-check/bench/).
 """
 import json, os, sys
 
@@ -33,10 +37,17 @@ OPS = {
 
 SOURCES = {"matmul_4096_f32": "a @ b", "matmul_4096_f16": "a @ b", "softmax_4096_f32": "x.softmax(-1)",
            "layernorm_4096_f32": "x.layernorm(-1, eps=1e-5)", "conv2d_resnet_3x3_256_f32": "x.conv2d(w, padding=1)"}
+# the self-test's shapes: not multiples of the GPU shapes' factors, so that odd sizes are covered too
+SMALL = {"matmul_4096_f32": ([(33, 40), (40, 24)], dict(m=33, n=24, k=40)),
+         "matmul_4096_f16": ([(33, 40), (40, 24)], dict(m=33, n=24, k=40)),
+         "softmax_4096_f32": ([(37, 50)], {}), "layernorm_4096_f32": ([(37, 50)], {}),
+         "conv2d_resnet_3x3_256_f32": ([(2, 6, 7, 5), (4, 6, 3, 3)], {})}
 
 
-def record(name):
+def record(name, small=False):
   shapes, dt, fn, ref = OPS[name]
+  if small:
+    shapes, ref = SMALL[name][0], dict(ref, **SMALL[name][1])
   ins = [Tensor.empty(*s, dtype=dt) for s in shapes]
   out = fn(*ins)
   big_sink, becomes = transform_to_call(UOp.sink(out.uop))
@@ -77,11 +88,14 @@ def record(name):
 
 def main():
   outdir, names = sys.argv[1], sys.argv[2:] or list(OPS)
+  os.makedirs(os.path.join(outdir, "small"), exist_ok=True)
   for name in names:
-    rec = record(name)
-    with open(os.path.join(outdir, name + ".json"), "w") as f:
-      json.dump(rec, f, separators=(",", ":"))
-    print(f"{name}: {len(rec['kernels'])} kernels, buffers {[b['id'] for b in rec['buffers']]}")
+    for small in (False, True):
+      rec = record(name, small)
+      with open(os.path.join(outdir, "small" if small else "", name + ".json"), "w") as f:
+        json.dump(rec, f, separators=(",", ":"))
+      print(f"{name}{' (small)' if small else ''}: {len(rec['kernels'])} kernels, "
+            f"buffers {[b['id'] for b in rec['buffers']]}")
 
 
 if __name__ == "__main__":
