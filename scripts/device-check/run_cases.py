@@ -186,7 +186,7 @@ def time_queue(rt, dev, launches, rounds=5):
 
 def run_bench_case(rt, dev, info, root, case, folder="cases", timed=True):
     """A bench case: generated inputs, its kernels in order, the torch reference, ours and torch timed
-    (the self-test runs its CPU cases untimed, the reference computed on the CPU)."""
+    (the self-test's CPU cases: the reference on the CPU, ours timed in one round, torch not)."""
     d = os.path.join(root, folder, case["name"])
     progs, bufs = [], {}
     try:
@@ -224,7 +224,7 @@ def run_bench_case(rt, dev, info, root, case, folder="cases", timed=True):
         mismatches, worst = bench_ref.compare(got, want.reshape(-1), case["tolerance"])
         if not timed:
             return dict(name=case["name"], ok=mismatches == 0, mismatches=mismatches, max_abs_diff=worst,
-                        reference=how_ref)
+                        reference=how_ref, us_per_launch=time_queue(rt, dev, launches, rounds=1))
         us = time_queue(rt, dev, launches)
         per_kernel = [time_queue(rt, dev, [launch], rounds=3) for launch in launches]
         bench = case["bench"]
@@ -279,7 +279,7 @@ def bench_self_test(rt, root):
             r = run_bench_case(rt, dev, info, root, case, folder="selftest", timed=False)
             assert r["ok"], f"self-test bench case {name} (CPU): {r}"
             print(f"  ok   selftest/{name}: {len(case['kernels'])} kernels, max |diff| {r['max_abs_diff']:.3g} "
-                  f"({r['reference']})")
+                  f"({r['reference']}), {r['us_per_launch']:.1f} us")
     finally:
         rt.lib.tgrt_device_close(dev)
 
