@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile here, run on a lent GPU (issue 24: NVIDIA and AMD targets).
 #
-#   scripts/device-check.sh local [OUT] [--arch sm_90] [--cases DIR [--compiler CMD]]
+#   scripts/device-check.sh local [OUT] [--arch sm_90] [--cases DIR [--compiler CMD]] [--bench]
 #       This machine (MLIR, no GPU): compiles every case to a cubin (and PTX)
 #       for --arch with our NVVM route, writes its inputs and expected outputs,
 #       and copies the MLIR-free runtime (libTinygradRuntime.so, tgrt-devices)
@@ -10,7 +10,11 @@
 #       test/Target/GPU/Inputs; --cases adds one per kernel case of DIR (the
 #       shared corpus format, e.g. ../shared/corpus/kernels), compiled from its
 #       AST by our whole route (scripts/device-check/compile_case.py:
-#       tinygrad-compile --target cuda:ARCH) or by --compiler CMD.
+#       tinygrad-compile --target cuda:ARCH) or by --compiler CMD. --bench
+#       adds the realistic kernels of scripts/device-check/bench (matmul
+#       4096^3 fp32/fp16, softmax and layernorm 4096x4096, ResNet conv2d 3x3
+#       256; bench_cases.py), with our opts and tinygrad's (--bench-opts),
+#       their inputs as generator specs (the device half generates them).
 #   scripts/device-check.sh device [OUT]
 #       The GPU machine (CUDA driver, Python with numpy, optionally torch; no
 #       MLIR): runs every case of OUT through our CUDA driver, compares with
@@ -38,7 +42,7 @@ case "$mode" in
     exec "$PY" "$out/run_cases.py" "$out"
     ;;
   *)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
