@@ -42,7 +42,7 @@ case "$mode" in
     exec "$PY" "$out/run_cases.py" "$out"
     ;;
   *)
-    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
