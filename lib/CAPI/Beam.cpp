@@ -76,6 +76,7 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"best_s", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS) : json::Value(nullptr)},
                      {"search_s", sr.searchS},
                      {"compile_s", sr.compileS},
+                     {"compile_threads", (int64_t)sr.compileThreads},
                      {"time_s", sr.timeS},
                      {"key", found->cacheKey},
                      {"failures", std::move(failures)}};

@@ -4,11 +4,14 @@
 #include "tinygrad/Codegen/CPUPipeline.h"
 #include "tinygrad/Codegen/Steps.h"
 #include "tinygrad/Execution/Isolated.h"
+#include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Target/TinygradJSON.h"
 #include "tinygrad-rt/runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,12 +20,16 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 using namespace mlir;
@@ -284,30 +291,47 @@ public:
   }
 
   llvm::Expected<beam::CompiledCandidate> compile(llvm::ArrayRef<Opt> opts) override {
-    std::string diag;
-    ScopedDiagnosticHandler handler(root.getContext(), [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        diag += (diag.empty() ? "" : "; ") + d.str();
-      return success();
-    });
-    CPUCompileOptions co;
-    co.maxThreads = o.maxThreads;
-    co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
-    auto t0 = std::chrono::steady_clock::now();
-    FailureOr<CPUKernel> k = compiler.compile(root, co);
-    if (failed(k))
-      return err(diag.empty() ? "the compile failed" : diag);
-    beam::CompiledCandidate c;
-    c.compileS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    c.lib = sha256Hex(k->object);
-    c.ops = k->uops.ops.value;
-    c.uops = k->signature.linearLanes.size();
-    c.handle = kernels.size();
-    const KernelSignature &sig = k->signature;
-    kernels.push_back(TimedKernel{sig.name, std::move(k->object), sig.globals, sig.bufferElems, sig.vars,
-                                  sig.coreIdArg, sig.threads});
-    optsOf.emplace_back(opts.begin(), opts.end());
-    return c;
+    llvm::Expected<Built> b = build(root, compiler, opts);
+    if (!b)
+      return b.takeError();
+    return adopt(std::move(*b), opts);
+  }
+
+  /// Concurrent compiles: the calling thread and up to threads-1 others,
+  /// each with its own MLIR context holding a copy of the kernel (a context
+  /// and its pass pipelines are one thread's), taking candidates in turn.
+  std::vector<llvm::Expected<beam::CompiledCandidate>> compileAll(llvm::ArrayRef<std::vector<Opt>> batch,
+                                                                  unsigned threads) override {
+    unsigned n = std::min<unsigned>(threads, batch.size());
+    if (n < 2)
+      return CandidateRunner::compileAll(batch, threads);
+    while (helpers.size() < n - 1) {
+      auto h = std::make_unique<HelperCompiler>(root);
+      if (!h->root) // the kernel did not survive printing: one by one
+        return CandidateRunner::compileAll(batch, threads);
+      helpers.push_back(std::move(h));
+    }
+    std::vector<std::optional<llvm::Expected<Built>>> built(batch.size());
+    std::atomic<size_t> next{0};
+    auto work = [&](Value r, CPUCompiler &c) {
+      for (size_t i; (i = next.fetch_add(1)) < batch.size();)
+        built[i].emplace(build(r, c, batch[i]));
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t + 1 < n; ++t)
+      pool.emplace_back(work, helpers[t]->root, std::ref(helpers[t]->compiler));
+    work(root, compiler);
+    for (std::thread &t : pool)
+      t.join();
+    // Handles in the batch's order, as one-by-one compiles would give.
+    std::vector<llvm::Expected<beam::CompiledCandidate>> out;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!*built[i])
+        out.push_back(built[i]->takeError());
+      else
+        out.push_back(adopt(std::move(**built[i]), batch[i]));
+    }
+    return out;
   }
 
   llvm::Expected<std::vector<double>> time(const beam::CompiledCandidate &c, double earlyStop,
@@ -338,9 +362,76 @@ public:
   }
 
 private:
+  /// A compiled candidate before it has a handle.
+  struct Built {
+    beam::CompiledCandidate c;
+    TimedKernel k;
+  };
+
+  /// Compiles the kernel `r` with `opts` as opts_to_apply by `c` (the
+  /// compiler of r's context); touches nothing shared.
+  llvm::Expected<Built> build(Value r, CPUCompiler &c, llvm::ArrayRef<Opt> opts) const {
+    std::string diag;
+    ScopedDiagnosticHandler handler(r.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        diag += (diag.empty() ? "" : "; ") + d.str();
+      return success();
+    });
+    CPUCompileOptions co;
+    co.maxThreads = o.maxThreads;
+    co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
+    auto t0 = std::chrono::steady_clock::now();
+    FailureOr<CPUKernel> k = c.compile(r, co);
+    if (failed(k))
+      return err(diag.empty() ? "the compile failed" : diag);
+    Built b;
+    b.c.compileS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    b.c.lib = sha256Hex(k->object);
+    b.c.ops = k->uops.ops.value;
+    b.c.uops = k->signature.linearLanes.size();
+    const KernelSignature &sig = k->signature;
+    b.k = TimedKernel{sig.name, std::move(k->object), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
+                      sig.threads};
+    return b;
+  }
+
+  /// `b` kept for timing under the next handle.
+  beam::CompiledCandidate adopt(Built b, llvm::ArrayRef<Opt> opts) {
+    b.c.handle = kernels.size();
+    kernels.push_back(std::move(b.k));
+    optsOf.emplace_back(opts.begin(), opts.end());
+    return b.c;
+  }
+
+  /// Another thread's compiler: its own context with the kernel reparsed
+  /// from the printed module.
+  struct HelperCompiler {
+    explicit HelperCompiler(Value original) : ctx(MLIRContext::Threading::DISABLED), compiler(&ctx) {
+      DialectRegistry registry;
+      registerAllDialects(registry);
+      ctx.appendDialectRegistry(registry);
+      ctx.loadAllAvailableDialects();
+      ctx.printOpOnDiagnostic(false);
+      Operation *scope = original.getDefiningOp()->getParentOfType<ModuleOp>();
+      if (!scope)
+        return;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      scope->print(os, OpPrintingFlags().printGenericOpForm().assumeVerified());
+      module = parseSourceString<ModuleOp>(text, &ctx);
+      if (module)
+        root = getTinygradRoot(*module);
+    }
+    MLIRContext ctx;
+    OwningOpRef<ModuleOp> module;
+    Value root;
+    CPUCompiler compiler;
+  };
+
   Value root;
   const exec::CPUBeamOptions &o;
   CPUCompiler compiler;
+  std::vector<std::unique_ptr<HelperCompiler>> helpers;
   /// The in-process timer's state (isolate off); the child's copy is the
   /// one the worker uses.
   TimingState timing;

@@ -298,7 +298,9 @@ llvm::SmallVector<unsigned> sched::broadcastAxes(llvm::ArrayRef<int64_t> src,
   return r;
 }
 
-static RangeCache *activeCache = nullptr;
+// One per thread: a ScopedRangeCache is its thread's (BEAM compiles candidates on
+// several threads at once; a shared pointer handed one thread the other's cache).
+static thread_local RangeCache *activeCache = nullptr;
 RangeCache &sched::rangeCache() {
   // Outside get_kernel_graph (unit tests of a single pass) a fresh cache
   // per thread is still correct: nodes are immutable.

@@ -204,6 +204,7 @@ int main(int argc, char **argv) {
                             {"best_ms", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS * 1e3)
                                                                                 : json::Value(nullptr)},
                             {"search_s", sr.searchS}, {"compile_s", sr.compileS}, {"time_s", sr.timeS},
+                            {"compile_threads", (int64_t)sr.compileThreads},
                             {"key", found->cacheKey}, {"failures", std::move(failures)}};
     opts.optsToApply = found->opts;
   }

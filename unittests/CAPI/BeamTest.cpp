@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <regex>
 #include <string>
 #include <unistd.h>
@@ -146,6 +147,43 @@ TEST(Beam, DeterministicUnderAFixedTimer) {
   std::string a = s.run(2, true, tableTimer, &t1), b = s.run(2, true, tableTimer, &t2);
   EXPECT_EQ(resultOpts(a), resultOpts(b));
   EXPECT_EQ(t1.seen, t2.seen);
+}
+
+/// PARALLEL set for one scope (tinygrad's beam pool size; ours: compile
+/// threads), restored after.
+struct Parallel {
+  explicit Parallel(const char *v) {
+    if (const char *old = std::getenv("PARALLEL"))
+      saved = old;
+    setenv("PARALLEL", v, 1);
+  }
+  ~Parallel() { saved ? (void)setenv("PARALLEL", saved->c_str(), 1) : (void)unsetenv("PARALLEL"); }
+  std::optional<std::string> saved;
+};
+
+TEST(Beam, ConcurrentCompilesGiveTheSameSearch) {
+  // A round's candidates compile on 4 threads (each its own context) and
+  // are then timed in order: the same candidates, times and result as one
+  // by one, including a candidate that fails.
+  Search s;
+  Table one, four;
+  one.fail = four.fail = "UPCAST:0:4,";
+  std::string a, b;
+  {
+    Parallel p("1");
+    a = s.run(2, true, tableTimer, &one);
+  }
+  {
+    Parallel p("4");
+    b = s.run(2, true, tableTimer, &four);
+  }
+  EXPECT_EQ(jsonNumber(a, "compile_threads"), 1) << a;
+  EXPECT_EQ(jsonNumber(b, "compile_threads"), 4) << b;
+  EXPECT_EQ(resultOpts(a), resultOpts(b));
+  EXPECT_EQ(one.seen, four.seen);
+  EXPECT_EQ(jsonNumber(a, "compiled"), jsonNumber(b, "compiled"));
+  EXPECT_EQ(jsonNumber(a, "timed"), jsonNumber(b, "timed"));
+  EXPECT_GT(jsonNumber(b, "compiled"), 4);
 }
 
 TEST(Beam, AFailingCandidateCostsOnlyItself) {

@@ -58,6 +58,12 @@ public:
   /// Compiles the kernel with `opts` as opts_to_apply; an error is the
   /// candidate's own failure (reported, skipped).
   virtual llvm::Expected<CompiledCandidate> compile(llvm::ArrayRef<opt::Opt> opts) = 0;
+  /// Compiles a round's candidates, results in `batch`'s order, with up to
+  /// `threads` compiles at once (tinygrad's beam pool of PARALLEL
+  /// workers). This one compiles them one by one through compile(); a
+  /// runner that can compile concurrently overrides it.
+  virtual std::vector<llvm::Expected<CompiledCandidate>> compileAll(llvm::ArrayRef<std::vector<opt::Opt>> batch,
+                                                                    unsigned threads);
   /// _time_program: up to `count` runs, stopping once the fastest so far
   /// is slower than `earlyStop` seconds; the seconds of each. An error
   /// (a fault, a timeout) is the candidate's own failure.
@@ -73,6 +79,10 @@ struct SearchOptions {
   size_t maxUops = 3000;            ///< BEAM_UOPS_MAX (0: unbounded)
   double compileTimeoutS = 10;      ///< BEAM_TIMEOUT_SEC
   unsigned count = 3;               ///< runs per candidate (_time_program's cnt)
+  /// Candidates compiled at once (tinygrad's PARALLEL, default the cores;
+  /// 0 or 1: one by one). All of a round compile before any is timed, so
+  /// timings never share the cores with a compile.
+  unsigned compileThreads = 1;
   /// BEAM_DEBUG-style progress lines (null: none).
   std::function<void(const std::string &)> log;
 
@@ -92,6 +102,7 @@ struct SearchResult {
   unsigned rounds = 0, compiled = 0, timed = 0;
   std::vector<CandidateFailure> failures;
   double searchS = 0;
+  unsigned compileThreads = 1; ///< compiles at once (SearchOptions::compileThreads)
   /// Of searchS: seconds in the runner's compile() and time() calls.
   double compileS = 0, timeS = 0;
 };

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace mlir::tinygrad::beam {
 using opt::Opt;
@@ -126,6 +127,9 @@ SearchOptions SearchOptions::fromEnv(unsigned amt) {
   int64_t uops = envInt("BEAM_UOPS_MAX", 3000);
   o.maxUops = uops > 0 ? (size_t)uops : 0;
   o.compileTimeoutS = (double)envInt("BEAM_TIMEOUT_SEC", 10);
+  // search.py's beam pool: PARALLEL workers, the cores by default.
+  int64_t cores = std::max<int64_t>(1, (int64_t)std::thread::hardware_concurrency());
+  o.compileThreads = (unsigned)std::max<int64_t>(1, envInt("PARALLEL", cores));
   return o;
 }
 
@@ -133,10 +137,19 @@ static double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+std::vector<llvm::Expected<CompiledCandidate>> CandidateRunner::compileAll(llvm::ArrayRef<std::vector<Opt>> batch,
+                                                                           unsigned) {
+  std::vector<llvm::Expected<CompiledCandidate>> out;
+  for (const std::vector<Opt> &opts : batch)
+    out.push_back(compile(opts));
+  return out;
+}
+
 SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const SearchOptions &opts) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   auto t0 = std::chrono::steady_clock::now();
   SearchResult res;
+  res.compileThreads = std::max(1u, opts.compileThreads);
   std::vector<std::pair<Scheduler, double>> beam{{start, inf}};
   std::set<std::string> seenLibs;
   auto log = [&](const std::string &m) {
@@ -152,15 +165,22 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         candidates.push_back(std::move(s2));
     std::vector<std::pair<Scheduler *, double>> timed;
     double leastOps = inf;
-    for (Scheduler &c : candidates) {
-      std::vector<Opt> copts(c.applied.begin(), c.applied.end());
+    // The round's compiles first (concurrently where the runner can), then
+    // each candidate in order, as tinygrad's pool.imap hands them back.
+    std::vector<std::vector<Opt>> batch;
+    for (Scheduler &c : candidates)
+      batch.emplace_back(c.applied.begin(), c.applied.end());
+    auto tc = std::chrono::steady_clock::now();
+    std::vector<llvm::Expected<CompiledCandidate>> compiled = runner.compileAll(batch, opts.compileThreads);
+    res.compileS += secondsSince(tc);
+    for (size_t ci = 0; ci < candidates.size(); ++ci) {
+      Scheduler &c = candidates[ci];
+      const std::vector<Opt> &copts = batch[ci];
       auto fail = [&](const char *stage, std::string msg) {
         log(std::string("BEAM failed for opts: ") + opt::toString(copts) + ": " + msg);
         res.failures.push_back({copts, stage, std::move(msg)});
       };
-      auto tc = std::chrono::steady_clock::now();
-      llvm::Expected<CompiledCandidate> cc = runner.compile(copts);
-      res.compileS += secondsSince(tc);
+      llvm::Expected<CompiledCandidate> &cc = compiled[ci];
       if (!cc) {
         fail("compile", llvm::toString(cc.takeError()));
         continue;

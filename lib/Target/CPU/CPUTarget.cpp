@@ -155,17 +155,23 @@ static void avoidEvexMaskMiscompile() {
     (void)o->addOccurrence(0, "enable-misched", "false");
 }
 
+/// The host's target machine, one per thread: LLVM's TargetMachine caches
+/// subtargets and the passes built on it without locks, so kernels compiled
+/// on several threads at once (BEAM's concurrent candidates) each need
+/// their own (two sharing one crashed in LICM). The process-wide part
+/// (targets registered, the host's CPU and features) is computed once.
 static llvm::TargetMachine *hostTargetMachine(std::string &error) {
   static std::once_flag once;
-  static std::unique_ptr<llvm::TargetMachine> tm;
-  static std::string initError;
+  static const llvm::Target *target = nullptr;
+  static std::string initError, cpu, featureString;
+  static llvm::Triple triple;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     avoidEvexMaskMiscompile();
-    llvm::Triple triple(llvm::sys::getProcessTriple());
+    triple = llvm::Triple(llvm::sys::getProcessTriple());
     std::string err;
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+    target = llvm::TargetRegistry::lookupTarget(triple, err);
     if (!target) {
       initError = err;
       return;
@@ -173,24 +179,30 @@ static llvm::TargetMachine *hostTargetMachine(std::string &error) {
     llvm::SubtargetFeatures features;
     for (auto &f : llvm::sys::getHostCPUFeatures())
       features.AddFeature(f.first(), f.second);
-    llvm::TargetOptions opts;
-    tm.reset(target->createTargetMachine(triple, llvm::sys::getHostCPUName(),
-                                         features.getString(), opts, llvm::Reloc::PIC_,
-                                         llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
-    if (!tm)
-      initError = "cannot create a target machine for " + triple.str();
+    cpu = llvm::sys::getHostCPUName().str();
+    featureString = features.getString();
   });
   error = initError;
+  if (!target)
+    return nullptr;
+  thread_local std::unique_ptr<llvm::TargetMachine> tm;
+  if (!tm) {
+    llvm::TargetOptions opts;
+    tm.reset(target->createTargetMachine(triple, cpu, featureString, opts, llvm::Reloc::PIC_, llvm::CodeModel::Small,
+                                         llvm::CodeGenOptLevel::Aggressive));
+    if (!tm)
+      error = "cannot create a target machine for " + triple.str();
+  }
   return tm.get();
 }
 
 namespace {
-/// The host's object-file code generator, built once: addPassesToEmitFile
-/// (constructing and scheduling some 120 passes) took a fifth of a small
-/// kernel's back-end time. The legacy pass manager runs module after
-/// module (its machine module info and streamer reset at each module's
-/// end, as `llc -run-twice` relies on); the stream writes into `buf`,
-/// emptied before each run. One module at a time.
+/// The host's object-file code generator, built once per thread (with its
+/// target machine): addPassesToEmitFile (constructing and scheduling some
+/// 120 passes) took a fifth of a small kernel's back-end time. The legacy
+/// pass manager runs module after module (its machine module info and
+/// streamer reset at each module's end, as `llc -run-twice` relies on); the
+/// stream writes into `buf`, emptied before each run. One module at a time.
 struct ObjectPipeline {
   std::mutex mutex;
   llvm::SmallString<0> buf;
@@ -199,11 +211,11 @@ struct ObjectPipeline {
   bool ready = false;
 };
 ObjectPipeline &objectPipeline(llvm::TargetMachine *tm) {
-  static ObjectPipeline *p = [&] {
-    auto *q = new ObjectPipeline; // lives as long as the process, as the TargetMachine
-    q->ready = !tm->addPassesToEmitFile(q->pm, q->os, nullptr, llvm::CodeGenFileType::ObjectFile);
-    return q;
-  }();
+  thread_local std::unique_ptr<ObjectPipeline> p;
+  if (!p) {
+    p = std::make_unique<ObjectPipeline>();
+    p->ready = !tm->addPassesToEmitFile(p->pm, p->os, nullptr, llvm::CodeGenFileType::ObjectFile);
+  }
   return *p;
 }
 } // namespace
