@@ -112,6 +112,35 @@ int axisWithId(const Scheduler &k, AxisKey id) {
   return -1;
 }
 
+/// The one load an operand of a product reads: the operand itself, or the
+/// only INDEX under an elementwise expression of it (a padded window's
+/// WHERE(valid, load, 0); a weight tinygrad never realized, such as
+/// Tensor.uniform's `rand * scale + low` that an unrealized model's every
+/// conv recomputes from the random buffer). The tile depends on how that
+/// load strides over the ranges, not on what is done to the value. Null
+/// when the operand reads no load, several, or a reduce's result.
+UOpRef soleLoad(UOpRef operand) {
+  UOpRef load = nullptr;
+  llvm::SmallVector<UOpRef, 16> stack{operand};
+  llvm::DenseSet<UOpRef> seen;
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (u->op == Op::REDUCE)
+      return nullptr;
+    if (u->op == Op::INDEX) { // its index is not part of the value
+      if (load)
+        return nullptr;
+      load = u;
+      continue;
+    }
+    for (UOpRef s : u->src)
+      stack.push_back(s);
+  }
+  return load;
+}
+
 /// Independent accumulators a tile needs to keep both FMA pipes busy
 /// through the 4-cycle FMA latency.
 constexpr int64_t kMinAccumulators = 8;
@@ -307,13 +336,7 @@ bool convTile(Scheduler &k) {
   if (!m || !isFloat(m->red->dtype))
     return false;
   UOpRef mul = m->mul;
-  // A padded operand is WHERE(valid, load, 0) or a load gated in its index.
-  auto load = [](UOpRef x) -> UOpRef {
-    if (x->op == Op::WHERE && x->src[1]->op == Op::INDEX && x->src[2]->op == Op::CONST)
-      x = x->src[1];
-    return x->op == Op::INDEX ? x : nullptr;
-  };
-  UOpRef aLoad = load(mul->src[0]), bLoad = load(mul->src[1]);
+  UOpRef aLoad = soleLoad(mul->src[0]), bLoad = soleLoad(mul->src[1]);
   if (!aLoad || !bLoad)
     return false;
   UOpRef sIdx = idxOf(m->store->src[0]);
