@@ -180,6 +180,8 @@ CONVS = textwrap.dedent("""
     out["128x7->32"] = x7.conv2d(w7, padding=1).numpy().flatten().tolist()
     out["128x14->32 stride 2"] = t(1, 128, 14, 14).conv2d(t(32, 128, 3, 3), padding=1, stride=2).numpy().flatten().tolist()
     out["7x7 residual"] = (x7.conv2d(w7, padding=1) + x14.conv2d(wd, stride=2)).relu().numpy().flatten().tolist()
+    # the map average-pooled in the conv's kernel (pooledConvTile)
+    out["pooled 128x7->32"] = x7.conv2d(w7, padding=1).relu().mean((2, 3)).numpy().flatten().tolist()
     # weights tinygrad never realized (nn.Conv2d's Tensor.uniform): the same tiles (soleLoad)
     from tinygrad import nn
     Tensor.manual_seed(0)
