@@ -174,6 +174,18 @@ CONVS = textwrap.dedent("""
         x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
         w = rng.standard_normal((cout, c, 3, 3)).astype(np.float32)
         out[f"{c}x{hw}->{cout}"] = Tensor(x).conv2d(Tensor(w), padding=1).relu().numpy().flatten().tolist()
+    # an odd map (oddMapConvTile): plain, read through a stride-2 window, and a residual tail with its downsample
+    t = lambda *s: Tensor(rng.standard_normal(s).astype(np.float32))
+    x7, x14, w7, wd = t(1, 128, 7, 7), t(1, 64, 14, 14), t(32, 128, 3, 3), t(32, 64, 1, 1)
+    out["128x7->32"] = x7.conv2d(w7, padding=1).numpy().flatten().tolist()
+    out["128x14->32 stride 2"] = t(1, 128, 14, 14).conv2d(t(32, 128, 3, 3), padding=1, stride=2).numpy().flatten().tolist()
+    out["7x7 residual"] = (x7.conv2d(w7, padding=1) + x14.conv2d(wd, stride=2)).relu().numpy().flatten().tolist()
+    # the map average-pooled in the conv's kernel (pooledConvTile)
+    out["pooled 128x7->32"] = x7.conv2d(w7, padding=1).relu().mean((2, 3)).numpy().flatten().tolist()
+    # weights tinygrad never realized (nn.Conv2d's Tensor.uniform): the same tiles (soleLoad)
+    from tinygrad import nn
+    Tensor.manual_seed(0)
+    out["lazy weight 48x14->16"] = nn.Conv2d(48, 16, 3, padding=1)(Tensor(rng.standard_normal((1, 48, 14, 14)).astype(np.float32))).numpy().flatten().tolist()
     print("RESULT " + json.dumps(out))
 """)
 

@@ -12,7 +12,8 @@
 // vectors wide and 4-8 rows tall instead: the packed panel is read from L2,
 // and fewer column vectors halve those bytes per FMA. A direct convolution
 // (the same product, its input padded) gets its own tile (convTile; one for
-// maps whose width is not a multiple of 8, smallMapConvTile), long
+// maps whose width is not a multiple of 8, smallMapConvTile, and one for
+// odd maps, oddMapConvTile), long
 // float reduces independent accumulators, large elementwise kernels 16
 // lanes. The THREAD split follows as in tinygrad. Everything else keeps
 // tinygrad's choices (its structure, so its outputs bit for bit where they
@@ -110,6 +111,35 @@ int axisWithId(const Scheduler &k, AxisKey id) {
     if (axisKey(rs[i]) == id)
       return i;
   return -1;
+}
+
+/// The one load an operand of a product reads: the operand itself, or the
+/// only INDEX under an elementwise expression of it (a padded window's
+/// WHERE(valid, load, 0); a weight tinygrad never realized, such as
+/// Tensor.uniform's `rand * scale + low` that an unrealized model's every
+/// conv recomputes from the random buffer). The tile depends on how that
+/// load strides over the ranges, not on what is done to the value. Null
+/// when the operand reads no load, several, or a reduce's result.
+UOpRef soleLoad(UOpRef operand) {
+  UOpRef load = nullptr;
+  llvm::SmallVector<UOpRef, 16> stack{operand};
+  llvm::DenseSet<UOpRef> seen;
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (u->op == Op::REDUCE)
+      return nullptr;
+    if (u->op == Op::INDEX) { // its index is not part of the value
+      if (load)
+        return nullptr;
+      load = u;
+      continue;
+    }
+    for (UOpRef s : u->src)
+      stack.push_back(s);
+  }
+  return load;
 }
 
 /// Independent accumulators a tile needs to keep both FMA pipes busy
@@ -239,25 +269,34 @@ static bool unrollAxis(Scheduler &k, AxisKey id, int64_t amount) {
 }
 
 /// convTile's tile for a map whose width is not a multiple of 8 (ResNet's
-/// 28, 14 and 7): out[o, y, x] for a vector's width of channels o by 2
-/// rows y by 2 columns x (64 accumulators with AVX-512), the input-channel
-/// reduce c unrolled by 4 instead of the taps. Every step loads a 2x2
-/// patch of the input once for all the channels and each weight once for
-/// the four outputs. Measured here on ResNet-18's 3x3 convs at batch 1,
-/// 2 threads: 256 channels on 14x14 4.8 -> 36 GFLOP/s, 128 on 28x28 20 -> 34
-/// (what BEAM=2 finds for the former, 7.6 ms, is this tile); an odd map
-/// (7x7) keeps tinygrad's choices, which upcast the whole map and beat it.
+/// 28 and 14), or an input strided over x: out[o, y, x] for a vector's
+/// width of channels o by a block of the map, the input-channel reduce c
+/// unrolled by 4 instead of the taps. The weights of a vector of channels
+/// are a strided gather (o strides by the whole window), so the block is
+/// as large as the registers allow: 4 rows by 4 columns (16 accumulators
+/// with AVX-512) where the map divides by 4; a 14-wide map is padded to 16
+/// columns (PADTO, the padding gated) for 2 rows by 4, unless the input is
+/// strided over x (its 4 columns would be gathers too: 2 by 2 then).
+/// Measured on ResNet-18's 3x3 convs at batch 1, 1 thread, CPU time
+/// (tinygrad's C 8-35 ms): 128 channels on 28x28 4.9 -> 1.6 ms for 4x4
+/// against 2x2 (2x4: 2.5), its residual tail with the downsample 5.3 ->
+/// 1.9, 64 -> 128 stride 2 onto 28x28 5.7 -> 3.3; 256 channels on 14x14
+/// 4.9 -> 3.2 ms padded to 2x4 (4x4 padded both ways 3.7; 7 columns, 13),
+/// its residual tail 6.2 -> 3.6. An odd map (7x7) gets oddMapConvTile.
 static bool smallMapConvTile(Scheduler &k, const IndexStrides &in, const IndexStrides &w, AxisKey xId, AxisKey oId, int64_t oLanes,
-                             llvm::ArrayRef<UOpRef> rs) {
-  if (Scheduler::size(rs[axisWithId(k, xId)]).value_or(1) % 2 != 0)
+                             int64_t xStride, llvm::ArrayRef<UOpRef> rs) {
+  int64_t xSize = Scheduler::size(rs[axisWithId(k, xId)]).value_or(1);
+  if (xSize % 2 != 0)
     return false;
   // y: the row of the map, strided over by the input, not by the weights.
   AxisKey yId;
+  int64_t ySize = 0;
   for (unsigned a : k.upcastableDims()) {
     UOpRef r = rs[a];
     if (axisKey(r) != xId && axisKey(r) != oId && Scheduler::axisType(r) == AxisType::Weak &&
         in(r) > 1 && w(r) == 0 && Scheduler::size(r).value_or(1) % 2 == 0) {
       yId = axisKey(r);
+      ySize = Scheduler::size(r).value_or(1);
       break;
     }
   }
@@ -274,11 +313,82 @@ static bool smallMapConvTile(Scheduler &k, const IndexStrides &in, const IndexSt
   }
   if (!yId || !cId)
     return false;
+  bool square4 = xSize % 4 == 0 && ySize % 4 == 0, padX = !square4 && xSize % 4 != 0 && xStride == 1;
+  int64_t yLanes = square4 ? 4 : 2, xLanes = square4 || padX || xSize % 4 == 0 ? 4 : 2;
   UOpRef savedAst = k.ast;
   auto savedApplied = k.applied;
   bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oLanes}) &&
-            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, yId), 2}) &&
-            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), 2}) && unrollAxis(k, cId, 4);
+            (!padX || k.applyOpt({tg::OptOps::PadTo, (int64_t)axisWithId(k, xId), 4})) &&
+            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, yId), yLanes}) &&
+            k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), xLanes}) && unrollAxis(k, cId, 4);
+  if (!ok) {
+    k.ast = savedAst;
+    k.applied = savedApplied;
+  }
+  return ok;
+}
+
+/// convTile's tile for a map of odd width (ResNet's 7x7), where
+/// smallMapConvTile's 2x2 does not fit. With the input contiguous along x
+/// it is what tinygrad chooses for a plain conv: the whole map upcast (at
+/// most 64 lanes) and every tap of the window unrolled; tinygrad's last-
+/// reduce unroll instead takes a residual block's fused 1x1 downsample
+/// (its channel reduce comes last) and leaves the taps a loop, 4x slower
+/// for us (ResNet-18's 512-channel block on 7x7, 42 -> 10 ms at 1 thread,
+/// the plain conv's 6.3). With the input strided over x (a stride-2
+/// window) the map's lanes would be gathers: a vector of output channels
+/// by the row's x instead, the taps along y unrolled and the
+/// input-channel reduce by 4 (256 -> 512 stride 2 on 7x7: 8.8 -> 4.1 ms,
+/// tinygrad's C 6.0).
+static bool oddMapConvTile(Scheduler &k, const IndexStrides &in, const IndexStrides &w, AxisKey xId, AxisKey oId,
+                           int64_t oLanes, int64_t xStride, llvm::ArrayRef<UOpRef> rs) {
+  int64_t xSize = Scheduler::size(rs[axisWithId(k, xId)]).value_or(0);
+  if (xSize % 2 == 0 || xSize > 8)
+    return false;
+  // y: the map's row, strided over by the input, not by the weights.
+  AxisKey yId;
+  int64_t ySize = 0;
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef r = rs[a];
+    if (axisKey(r) != xId && axisKey(r) != oId && Scheduler::axisType(r) == AxisType::Weak && in(r) > 1 &&
+        w(r) == 0) {
+      yId = axisKey(r);
+      ySize = Scheduler::size(r).value_or(0);
+      break;
+    }
+  }
+  // The window's taps (short reduces both operands stride over) and the
+  // input-channel reduce (longer, a multiple of 4).
+  llvm::SmallVector<AxisKey, 2> taps;
+  AxisKey rowTap, cId;
+  for (unsigned a : k.unrollableDims()) {
+    UOpRef r = rs[a];
+    int64_t n = Scheduler::size(r).value_or(0);
+    if (in(r) == 0 || w(r) == 0)
+      continue;
+    if (n > 1 && n <= 4) {
+      taps.push_back(axisKey(r));
+      if (in(r) > 1 && !rowTap) // along y: the input moves a row, not an element
+        rowTap = axisKey(r);
+    } else if (n > 4 && n % 4 == 0 && !cId) {
+      cId = axisKey(r);
+    }
+  }
+  if (!yId || taps.empty())
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  bool ok;
+  if (xStride == 1) {
+    ok = xSize * ySize <= 64 && k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), 0}) &&
+         k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, yId), 0});
+    for (AxisKey t : taps)
+      ok = ok && unrollAxis(k, t, 0);
+  } else {
+    ok = rowTap && cId && k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oLanes}) &&
+         k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), 0}) && unrollAxis(k, rowTap, 0) &&
+         unrollAxis(k, cId, 4);
+  }
   if (!ok) {
     k.ast = savedAst;
     k.applied = savedApplied;
@@ -307,13 +417,7 @@ bool convTile(Scheduler &k) {
   if (!m || !isFloat(m->red->dtype))
     return false;
   UOpRef mul = m->mul;
-  // A padded operand is WHERE(valid, load, 0) or a load gated in its index.
-  auto load = [](UOpRef x) -> UOpRef {
-    if (x->op == Op::WHERE && x->src[1]->op == Op::INDEX && x->src[2]->op == Op::CONST)
-      x = x->src[1];
-    return x->op == Op::INDEX ? x : nullptr;
-  };
-  UOpRef aLoad = load(mul->src[0]), bLoad = load(mul->src[1]);
+  UOpRef aLoad = soleLoad(mul->src[0]), bLoad = soleLoad(mul->src[1]);
   if (!aLoad || !bLoad)
     return false;
   UOpRef sIdx = idxOf(m->store->src[0]);
@@ -356,7 +460,8 @@ bool convTile(Scheduler &k) {
   if (!oId)
     return false;
   if (xSize % 8 != 0 || xStride != 1)
-    return smallMapConvTile(k, in, w, xId, oId, oLanes, rs);
+    return smallMapConvTile(k, in, w, xId, oId, oLanes, xStride, rs) ||
+           oddMapConvTile(k, in, w, xId, oId, oLanes, xStride, rs);
   // The taps along x: a short reduce axis the input is contiguous in.
   AxisKey tapId;
   for (unsigned a : k.unrollableDims()) {
@@ -378,6 +483,71 @@ bool convTile(Scheduler &k) {
     k.applied = savedApplied;
     return false;
   }
+  return true;
+}
+
+/// A convolution whose whole map is reduced in the same kernel (ResNet's
+/// last block: its 7x7 output average-pooled): the map's ranges belong to
+/// the outer REDUCE (the pool), the conv is a REDUCE ADD of a product of
+/// single loads inside it, so matchReduceOfProduct (one reduce, or side by
+/// side) leaves it to tinygrad's choices, which unroll the map's x only.
+/// The plain 7x7 conv's choice instead (oddMapConvTile): the map unrolled
+/// whole, each pixel its own accumulator, and the window's taps unrolled:
+/// ResNet-18's 512-channel tail with the pool 19 -> 6.7 ms at 1 thread
+/// (tinygrad's C 19); a vector of output channels instead stays at 18-19
+/// (its weights a strided gather per FMA) and the map's x alone at 27.
+bool pooledConvTile(Scheduler &k) {
+  if (work(k) < 16 * kMinWork || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+    return false;
+  auto reds = k.reduceOps();
+  if (reds.size() != 2)
+    return false;
+  auto holdsReduce = [](UOpRef r) {
+    bool holds = false;
+    forEachNode(r->src[0], [&](UOpRef u) { return !(holds = u->op == Op::REDUCE); });
+    return holds;
+  };
+  UOpRef outer = holdsReduce(reds[0]) ? reds[0] : reds[1], inner = outer == reds[0] ? reds[1] : reds[0];
+  auto isAdd = [](UOpRef r) {
+    auto kind = r->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(r->arg.attrs.get("kind")) : tg::ReduceKindAttr();
+    return kind && kind.getValue() == tg::ReduceKind::Add;
+  };
+  if (!holdsReduce(outer) || holdsReduce(inner) || !isAdd(outer) || !isAdd(inner) || !isFloat(inner->dtype))
+    return false;
+  UOpRef mul = inner->src[0]->op == Op::CAST ? inner->src[0]->src[0] : inner->src[0];
+  if (mul->op != Op::MUL || !soleLoad(mul->src[0]) || !soleLoad(mul->src[1]))
+    return false;
+  // The map (the outer reduce's ranges, at most 64 points) and the taps
+  // (the inner reduce's short ranges), unrolled last axis first.
+  llvm::SmallVector<AxisKey, 4> keys;
+  int64_t mapPoints = 1;
+  for (UOpRef r : outer->src.drop_front()) {
+    if (r->op != Op::RANGE)
+      return false;
+    mapPoints *= Scheduler::size(r).value_or(1 << 20);
+    keys.push_back(axisKey(r));
+  }
+  for (UOpRef r : inner->src.drop_front())
+    if (r->op == Op::RANGE && Scheduler::size(r).value_or(0) > 1 && Scheduler::size(r).value_or(0) <= 4)
+      keys.push_back(axisKey(r));
+  if (mapPoints > 64 || keys.size() == outer->src.size() - 1)
+    return false;
+  auto un = k.unrollableDims();
+  auto rs = k.rngs();
+  llvm::SmallVector<AxisKey, 4> order;
+  for (unsigned a : llvm::reverse(un))
+    if (llvm::is_contained(keys, axisKey(rs[a])))
+      order.push_back(axisKey(rs[a]));
+  if (order.size() != keys.size())
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  for (AxisKey key : order)
+    if (!unrollAxis(k, key, 0)) {
+      k.ast = savedAst;
+      k.applied = savedApplied;
+      return false;
+    }
   return true;
 }
 
@@ -530,7 +700,7 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
-  if (matmulTile(k, 4) || convTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
+  if (matmulTile(k, 4) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
     applyThreadOpt(k);
     return;
   }
