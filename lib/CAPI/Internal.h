@@ -51,6 +51,7 @@ struct tgc_kernel {
   int64_t globalSize[3] = {1, 1, 1}, localSize[3] = {1, 1, 1};
   std::string globalSizeExpr[3], localSizeExpr[3];
   std::vector<const char *> varNames, varDTypes;
+  std::string phases; ///< TGC_TEXT_PHASES
 };
 
 // The interning context outlives the program whose UOps it holds

@@ -92,6 +92,7 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   if (opts.keepMLIR)
     llvm::raw_string_ostream(out.mlir) << *module;
   out.codegenMs = msSince(t0);
+  out.phases.add("codegen", out.codegenMs);
 
   auto t1 = std::chrono::steady_clock::now();
   // The conversions' dialects and ConvertToLLVM / LLVM IR translation
@@ -129,14 +130,23 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   if (opts.keepDeviceIR)
     llvm::raw_string_ostream(out.deviceIR) << *module;
   out.lowerMs = msSince(t1);
+  out.phases.add("lower", out.lowerMs);
 
   auto t2 = std::chrono::steady_clock::now();
   FailureOr<std::string> bin = failure();
+  nvvm_target::Options nvvm;
+  nvvm.phases = &out.phases;
+  rocdl_target::Options rocdl;
+  rocdl.phases = &out.phases;
   switch (out.format) {
-  case BinaryFormat::SPIRV: bin = spirv_target::serialize(*module); break;
-  case BinaryFormat::PTX: bin = nvvm_target::emitPTX(*module); break;
-  case BinaryFormat::CUBIN: bin = nvvm_target::emitCubin(*module); break;
-  case BinaryFormat::HSACO: bin = rocdl_target::emitHsaco(*module); break;
+  case BinaryFormat::SPIRV: {
+    PhaseTimes::Scope phase(&out.phases, "serialize");
+    bin = spirv_target::serialize(*module);
+    break;
+  }
+  case BinaryFormat::PTX: bin = nvvm_target::emitPTX(*module, nvvm); break;
+  case BinaryFormat::CUBIN: bin = nvvm_target::emitCubin(*module, nvvm); break;
+  case BinaryFormat::HSACO: bin = rocdl_target::emitHsaco(*module, rocdl); break;
   case BinaryFormat::ELF: break;
   }
   if (failed(bin))

@@ -15,6 +15,7 @@
 
 #include "tinygrad/Codegen/ProgramUOps.h"
 #include "tinygrad/Conversion/KernelToStandard.h"
+#include "tinygrad/Target/GPU/PhaseTimes.h"
 #include "tinygrad/Target/TargetDescription.h"
 
 #include <array>
@@ -53,6 +54,9 @@ struct GPUKernel {
   /// codegenMs: AST to the emitted gpu.module; lowerMs: the target's
   /// pipeline; serializeMs: its serialization.
   double codegenMs = 0, lowerMs = 0, serializeMs = 0;
+  /// The same split finer: "codegen", "lower", then the serialization's
+  /// phases (PhaseTimes.h; "serialize" for SPIR-V).
+  PhaseTimes phases;
 };
 
 /// Compiles the kernel SINK `root` for `target` (a GPU target). Errors are
