@@ -9,7 +9,7 @@ device stops at PTX and leaves the cubin to the driver, which is not here).
 
 Writes OUT_JSON (default BUILD_DIR/bench/gpu.json): per target the median compile ms over the kernels
 (`<format>_compile_ms_median`: spirv, cubin, ptx (cuda:sm_90:ptx, the same route stopped at the PTX
-text), hsaco), the count that compiled, where the time went (`<format>_phases_ms_median` and `_mean`:
+text), hsaco; `_compile_cpu_ms_median` the same in process-CPU time), the count that compiled, where the time went (`<format>_phases_ms_median` and `_mean`:
 per phase of TGC_TEXT_PHASES, over the kernels, from each kernel's median compile), and for
 cuda:sm_90 tinygrad's median and the ratio (`cubin_speedup_median`: tinygrad's median / ours). A kernel that fails on one side is
 listed and left out of both medians; a kernel whose dtype the target lacks is listed as refused, not failed. AMD and Vulkan have no tinygrad reference here (its AMD
@@ -53,14 +53,16 @@ def rebuild(path, api, graph_to_uops, KernelInfo):
 
 
 def timed(fn, reps):
-    """The median ms of `reps` calls of fn, and what the median call returned."""
+    """The median wall ms of `reps` calls of fn, what the median call returned, and the median
+    process-CPU ms (steadier than the wall clock on a loaded machine)."""
     ts = []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         r = fn()
-        ts.append(((time.perf_counter() - t0) * 1e3, r))
+        ts.append(((time.perf_counter() - t0) * 1e3, r, (time.process_time() - c0) * 1e3))
+    cpu = statistics.median(t[2] for t in ts)
     ts.sort(key=lambda t: t[0])
-    return statistics.median(t[0] for t in ts), ts[(len(ts) - 1) // 2][1]
+    return statistics.median(t[0] for t in ts), ts[(len(ts) - 1) // 2][1], cpu
 
 
 def phase_summary(per_kernel):
@@ -99,6 +101,7 @@ def main():
         cuda = None
     ours = {t: {} for t in TARGETS}
     phases = {t: {} for t in TARGETS}
+    cpu = {t: {} for t in TARGETS}
     ref, failed, refused = {}, [], []
     for path in cases:
         kid = os.path.basename(path)[:-5]
@@ -106,7 +109,7 @@ def main():
         for t in TARGETS:
             try:
                 backend.compile_kernel(ast, target=t)  # warm: the first call of a target initialises LLVM's backend
-                ours[t][kid], res = timed(lambda: backend.compile_kernel(ast, target=t)[0], reps)
+                ours[t][kid], res, cpu[t][kid] = timed(lambda: backend.compile_kernel(ast, target=t)[0], reps)
                 phases[t][kid] = res.get("phases", {})
             except Exception as e:
                 msg = " ".join(str(e).split())
@@ -130,6 +133,7 @@ def main():
         name = FORMAT[t]
         out[f"{name}_compile_ms_median"] = m
         out[f"{name}_kernels"] = len(both)
+        out[f"{name}_compile_cpu_ms_median"] = statistics.median([cpu[t][k] for k in both]) if both else None
         summary = phase_summary([phases[t][k] for k in both]) if both else {}
         out[f"{name}_phases_ms_median"] = {p: v[0] for p, v in summary.items()}
         out[f"{name}_phases_ms_mean"] = {p: v[1] for p, v in summary.items()}

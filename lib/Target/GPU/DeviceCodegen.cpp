@@ -88,6 +88,7 @@ gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip,
                                  unsigned optLevel) {
   static std::once_flag once;
   std::call_once(once, [] {
+    reserveHeapForBackends();
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();

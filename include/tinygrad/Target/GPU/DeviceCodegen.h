@@ -50,6 +50,11 @@ private:
 /// LLVM IR of `gpuModule` (llvm/nvvm/rocdl ops), or an error at it.
 std::unique_ptr<llvm::Module> translate(gpu::GPUModuleOp gpuModule, Context &ctx);
 
+/// Keeps malloc's freed heap top mapped between compiles (M_TOP_PAD, 32 MiB
+/// or TG_MALLOC_TOP_PAD bytes; HeapReserve.cpp says why), once per process;
+/// the bytes set, 0 where nothing was (not glibc, or TG_MALLOC_TOP_PAD=0).
+size_t reserveHeapForBackends();
+
 /// The TargetMachine for `triple` and `chip` with `features`, with fused
 /// multiply-add contraction allowed (as nvcc's -fmad=true and hipcc's
 /// -ffp-contract=fast compile tinygrad's kernels), or an error at `loc`.
