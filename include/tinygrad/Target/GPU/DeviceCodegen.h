@@ -68,7 +68,8 @@ bool needsLibrary(const llvm::Module &module, StringRef prefix);
 /// Links the bitcode file `path` into `module`: only the definitions it uses,
 /// with the library's triple and data layout replaced by the module's (the
 /// vendor libraries are built by other LLVM versions). The file is read once
-/// per process. An error naming the file at `loc` otherwise.
+/// per process, and reduced once per set of names kernels ask for
+/// (DeviceLibrary.cpp). An error naming the file at `loc` otherwise.
 LogicalResult linkLibrary(Location loc, Context &ctx, llvm::Module &module, StringRef path);
 
 /// Makes every function but the kernels (and every global) internal, so
