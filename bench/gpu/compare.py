@@ -22,11 +22,12 @@ BUILD = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build")
 
 
 def figures(d):
-    """The figures to compare in one gpu.json: every *_ms_median, and every phase median."""
+    """The figures to compare in one gpu.json: every *_ms_median, and every phase's median and mean."""
     out = {k: v for k, v in d.items() if k.endswith("_ms_median") and isinstance(v, (int, float))}
-    for k, v in d.items():
-        if k.endswith("_phases_ms_median") and isinstance(v, dict):
-            out.update({f"{k[:-len('_phases_ms_median')]}.{p}": ms for p, ms in v.items()})
+    for stat in ("median", "mean"):
+        for k, v in d.items():
+            if k.endswith(f"_phases_ms_{stat}") and isinstance(v, dict):
+                out.update({f"{k[:-len(f'_phases_ms_{stat}')]}.{p} ({stat})": ms for p, ms in v.items()})
     return out
 
 
@@ -50,11 +51,11 @@ def main():
                 with open(out) as f:
                     runs[side].append(figures(json.load(f)))
     keys = [k for k in runs["after"][0] if all(k in run for side in runs for run in runs[side])]
-    print(f"{'figure':<34} {'before ms':>10} {'after ms':>10} {'before/after':>13}")
+    print(f"{'figure':<40} {'before ms':>10} {'after ms':>10} {'before/after':>13}")
     for k in keys:
         b = statistics.median(run[k] for run in runs["before"])
         a = statistics.median(run[k] for run in runs["after"])
-        print(f"{k:<34} {b:>10.2f} {a:>10.2f} {b / a if a else float('nan'):>13.2f}")
+        print(f"{k:<40} {b:>10.2f} {a:>10.2f} {b / a if a else float('nan'):>13.2f}")
     return 0
 
 

@@ -80,9 +80,8 @@ std::unique_ptr<llvm::Module> gpu_codegen::translate(gpu::GPUModuleOp gpuModule,
   return m;
 }
 
-FailureOr<std::unique_ptr<llvm::TargetMachine>>
-gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip, StringRef features,
-                                 unsigned optLevel) {
+FailureOr<llvm::TargetMachine *> gpu_codegen::getTargetMachine(Location loc, StringRef triple, StringRef chip,
+                                                              StringRef features, unsigned optLevel) {
   static std::once_flag once;
   std::call_once(once, [] {
     reserveHeapForBackends();
@@ -95,6 +94,12 @@ gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip,
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
   });
+  // Made once per thread and target: its subtarget (register classes,
+  // lowering tables) is then built once, not for every kernel.
+  static thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> machines;
+  std::string key = (triple + "\n" + chip + "\n" + features + "\n" + Twine(optLevel)).str();
+  if (auto it = machines.find(key); it != machines.end())
+    return it->second.get();
   llvm::Triple t(triple);
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(t, error);
@@ -116,7 +121,7 @@ gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip,
       target->createTargetMachine(t, chip, features, options, std::nullopt, std::nullopt, level));
   if (!tm)
     return emitError(loc) << "LLVM cannot target " << triple << " " << chip;
-  return tm;
+  return (machines[key] = std::move(tm)).get();
 }
 
 bool gpu_codegen::needsLibrary(const llvm::Module &module, StringRef prefix) {

@@ -97,7 +97,7 @@ FailureOr<std::string> nvvm_target::emitPTX(ModuleOp module, const Options &opti
     return failure();
   auto tm = [&] {
     PhaseTimes::Scope phase(options.phases, "target_machine");
-    return gpu_codegen::createTargetMachine(loc, target.getTriple(), chip, target.getFeatures(), target.getO());
+    return gpu_codegen::getTargetMachine(loc, target.getTriple(), chip, target.getFeatures(), target.getO());
   }();
   if (failed(tm))
     return failure();

@@ -121,8 +121,8 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
     return failure();
   auto tm = [&] {
     PhaseTimes::Scope phase(options.phases, "target_machine");
-    return gpu_codegen::createTargetMachine(loc, t->attr.getTriple(), t->attr.getChip(), t->features,
-                                            t->attr.getO());
+    return gpu_codegen::getTargetMachine(loc, t->attr.getTriple(), t->attr.getChip(), t->features,
+                                         t->attr.getO());
   }();
   if (failed(tm))
     return failure();

@@ -58,8 +58,10 @@ size_t reserveHeapForBackends();
 /// The TargetMachine for `triple` and `chip` with `features`, with fused
 /// multiply-add contraction allowed (as nvcc's -fmad=true and hipcc's
 /// -ffp-contract=fast compile tinygrad's kernels), or an error at `loc`.
-FailureOr<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(Location loc, StringRef triple, StringRef chip, StringRef features, unsigned optLevel);
+/// Made once per thread and (triple, chip, features, level) and kept: the
+/// machine belongs to the calling thread, for its compiles.
+FailureOr<llvm::TargetMachine *> getTargetMachine(Location loc, StringRef triple, StringRef chip,
+                                                  StringRef features, unsigned optLevel);
 
 /// Whether `module` declares (without defining) a function starting with
 /// `prefix` ("__nv_", "__ocml_"): a call the math library must resolve.
