@@ -34,6 +34,8 @@ struct TgcContextImpl {
   mlir::MLIRContext mlir;
   /// Every kernel compiled in this context shares its pass pipeline.
   mlir::tinygrad::CPUCompiler compiler{&mlir};
+  /// The same for the GPU targets, one pipeline each.
+  mlir::tinygrad::GPUCompiler gpuCompiler{&mlir};
 };
 
 struct tgc_module {

@@ -149,7 +149,7 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
       {
         // The NVPTX/AMDGPU back ends run in-process too.
         std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-        k = tinygrad::compileKernelForGPU(root, *t, opts);
+        k = module->ctx->gpuCompiler.compile(root, *t, opts);
       }
       if (failed(k))
         return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);

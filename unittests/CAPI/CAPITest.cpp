@@ -306,6 +306,35 @@ TEST(CAPI, CompileForCudaEmitsPTXWhenAsked) {
   tgc_module_destroy(m);
 }
 
+/// The binary of var_add.json compiled for `target` in `ctx`.
+std::string compiledFor(tgc_context *ctx, const char *target) {
+  tgc_module *m = importFile(ctx, "var_add.json");
+  tgc_kernel *k = nullptr;
+  EXPECT_EQ(tgc_compile_kernel(m, target, nullptr, &k), TGC_OK) << target << ": " << lastError();
+  std::string bytes;
+  const void *bin = nullptr;
+  size_t size = 0;
+  if (k && tgc_kernel_object(k, &bin, &size) == TGC_OK)
+    bytes.assign(static_cast<const char *>(bin), size);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+  return bytes;
+}
+
+// A context keeps one lowering pipeline per GPU target (GPUCompiler): GPU
+// targets compiled in turn in one context, each target again after the
+// others, give the bytes a fresh context gives for that target.
+TEST(CAPI, GPUTargetsInTurnShareAContext) {
+  Context shared;
+  for (const char *target : {"cuda:sm_90:ptx", "vulkan", "amd:gfx942", "cuda:sm_80:ptx", "vulkan", "cuda:sm_90:ptx",
+                             "amd:gfx942"}) {
+    Context fresh;
+    std::string got = compiledFor(shared.ctx, target), want = compiledFor(fresh.ctx, target);
+    EXPECT_FALSE(want.empty()) << target;
+    EXPECT_EQ(got, want) << target;
+  }
+}
+
 // The same kernel for Vulkan: SPIR-V, its interface in tgc_kernel_info,
 // loaded and dispatched on the runtime's Vulkan device (lavapipe), where
 // one is; an unknown target is a compile error naming the known ones.
