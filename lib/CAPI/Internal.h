@@ -67,6 +67,10 @@ struct tgc_program {
 
 namespace tgc {
 
+/// "cuda:sm_90:ptx" -> ("cuda:sm_90", "ptx"): the emit kind a CUDA target
+/// string may end with (tgc_compile_kernel); "" when it names none.
+std::pair<llvm::StringRef, llvm::StringRef> splitEmitKind(llvm::StringRef target);
+
 /// The CPU target's LLVM back end shares one host TargetMachine, which is
 /// not safe to use from two threads at once.
 std::mutex &compileMutex();

@@ -74,6 +74,12 @@ static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
   return out.release();
 }
 
+std::pair<llvm::StringRef, llvm::StringRef> tgc::splitEmitKind(llvm::StringRef target) {
+  if (target.count(':') != 2)
+    return {target, ""};
+  return target.rsplit(':');
+}
+
 extern "C" {
 
 tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
@@ -116,21 +122,13 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
   });
 }
 
-/// "cuda:sm_90:ptx" -> ("cuda:sm_90", "ptx"): the emit kind a CUDA target
-/// string may end with; "" when it names none.
-static std::pair<llvm::StringRef, llvm::StringRef> splitEmitKind(llvm::StringRef target) {
-  if (target.count(':') != 2)
-    return {target, ""};
-  return target.rsplit(':');
-}
-
 tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
                               tgc_kernel **out_kernel) {
   return tgc::apiCall("tgc_compile_kernel", [&] {
     if (!module || !target || !out_kernel)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel: module, target and out_kernel must not be NULL");
     std::string why;
-    auto [name, emit] = splitEmitKind(target);
+    auto [name, emit] = tgc::splitEmitKind(target);
     std::optional<tinygrad::TargetDescription> t = tinygrad::TargetDescription::parse(name, &why);
     if (!t)
       return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: " + why);
