@@ -17,6 +17,7 @@ SUITES=(
   TinygradCAPITests
   TinygradCAPITestsSanitized
   TinygradExecutionTests
+  TinygradTargetTests
 )
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${SUITES[@]}"; exit 0; fi
 BUILD=${1:-build}

@@ -8,8 +8,10 @@ device stops at PTX and leaves the cubin to the driver, which is not here).
         run.py BUILD_DIR [OUT_JSON]
 
 Writes OUT_JSON (default BUILD_DIR/bench/gpu.json): per target the median compile ms over the kernels
-(`<target>_compile_ms_median`), the count that compiled, and for cuda:sm_90 tinygrad's median and
-the ratio (`cubin_speedup_median`: tinygrad's median / ours). A kernel that fails on one side is
+(`<format>_compile_ms_median`: spirv, cubin, ptx (cuda:sm_90:ptx, the same route stopped at the PTX
+text), hsaco; `_compile_cpu_ms_median` the same in process-CPU time), the count that compiled, where the time went (`<format>_phases_ms_median` and `_mean`:
+per phase of TGC_TEXT_PHASES, over the kernels, from each kernel's median compile), and for
+cuda:sm_90 tinygrad's median and the ratio (`cubin_speedup_median`: tinygrad's median / ours). A kernel that fails on one side is
 listed and left out of both medians; a kernel whose dtype the target lacks is listed as refused, not failed. AMD and Vulkan have no tinygrad reference here (its AMD
 compiler needs a newer comgr than Debian's 5.2; tinygrad has no Vulkan backend): ours only.
 Environment: TINYGRAD_SRC (required), TG_CORPUS_DIR, BENCH_GPU_REPS (timed compiles per kernel and
@@ -24,7 +26,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-TARGETS = ("vulkan", "cuda:sm_90", "amd:gfx942")
+TARGETS = ("vulkan", "cuda:sm_90", "cuda:sm_90:ptx", "amd:gfx942")
+# TGC_TEXT_PHASES' phases in the order a compile runs them
+PHASES = ("codegen", "lower", "serialize", "translate", "target_machine", "link_library", "optimize", "llvm_codegen",
+          "link_binary")
+FORMAT = {"vulkan": "spirv", "cuda:sm_90": "cubin", "cuda:sm_90:ptx": "ptx", "amd:gfx942": "hsaco"}
 
 
 def load_cases():
@@ -47,12 +53,25 @@ def rebuild(path, api, graph_to_uops, KernelInfo):
 
 
 def timed(fn, reps):
+    """The median wall ms of `reps` calls of fn, what the median call returned, and the median
+    process-CPU ms (steadier than the wall clock on a loaded machine)."""
     ts = []
     for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(ts)
+        t0, c0 = time.perf_counter(), time.process_time()
+        r = fn()
+        ts.append(((time.perf_counter() - t0) * 1e3, r, (time.process_time() - c0) * 1e3))
+    cpu = statistics.median(t[2] for t in ts)
+    ts.sort(key=lambda t: t[0])
+    return statistics.median(t[0] for t in ts), ts[(len(ts) - 1) // 2][1], cpu
+
+
+def phase_summary(per_kernel):
+    """{phase: (median, mean) ms over the kernels}; a kernel without a phase (no library linked)
+    counts 0 there."""
+    seen = list(dict.fromkeys(p for ph in per_kernel for p in ph))
+    names = [p for p in PHASES if p in seen] + [p for p in seen if p not in PHASES]
+    return {p: (statistics.median([ph.get(p, 0.0) for ph in per_kernel]),
+                statistics.mean([ph.get(p, 0.0) for ph in per_kernel])) for p in names}
 
 
 def main():
@@ -81,6 +100,8 @@ def main():
         print(f"tinygrad's NVRTC route is unavailable ({type(e).__name__}: {e}): no reference for cuda:sm_90")
         cuda = None
     ours = {t: {} for t in TARGETS}
+    phases = {t: {} for t in TARGETS}
+    cpu = {t: {} for t in TARGETS}
     ref, failed, refused = {}, [], []
     for path in cases:
         kid = os.path.basename(path)[:-5]
@@ -88,7 +109,8 @@ def main():
         for t in TARGETS:
             try:
                 backend.compile_kernel(ast, target=t)  # warm: the first call of a target initialises LLVM's backend
-                ours[t][kid] = timed(lambda: backend.compile_kernel(ast, target=t), reps)
+                ours[t][kid], res, cpu[t][kid] = timed(lambda: backend.compile_kernel(ast, target=t)[0], reps)
+                phases[t][kid] = res.get("phases", {})
             except Exception as e:
                 msg = " ".join(str(e).split())
                 # a dtype the target lacks is refused by design (the corpus' bfloat16 kernel on Vulkan)
@@ -100,25 +122,30 @@ def main():
                 assert any(s.op is Ops.BINARY for s in prg.src)
             try:
                 tg_compile()
-                ref[kid] = timed(tg_compile, reps)
+                ref[kid] = timed(tg_compile, reps)[0]
             except Exception as e:
                 failed.append(f"{kid} tinygrad cuda:sm_90: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
     out = {"kernels": len(cases), "reps": reps, "failed": failed, "refused": refused}
-    print(f"{'target':<12} {'kernels':>7} {'ours ms (median)':>17} {'tinygrad ms':>12} {'ratio':>6}")
+    print(f"{'target':<14} {'kernels':>7} {'ours ms (median)':>17} {'tinygrad ms':>12} {'ratio':>6}")
     for t in TARGETS:
-        key = t.split(":")[0] if t != "vulkan" else "spirv"
         both = sorted(set(ours[t]) & set(ref)) if t.startswith("cuda") and ref else sorted(ours[t])
         m = statistics.median([ours[t][k] for k in both]) if both else None
-        name = {"spirv": "spirv", "cuda": "cubin", "amd": "hsaco"}[key]
+        name = FORMAT[t]
         out[f"{name}_compile_ms_median"] = m
         out[f"{name}_kernels"] = len(both)
-        line = f"{t:<12} {len(both):>7} {m if m is not None else float('nan'):>17.2f}"
-        if t.startswith("cuda") and ref and both:
+        out[f"{name}_compile_cpu_ms_median"] = statistics.median([cpu[t][k] for k in both]) if both else None
+        summary = phase_summary([phases[t][k] for k in both]) if both else {}
+        out[f"{name}_phases_ms_median"] = {p: v[0] for p, v in summary.items()}
+        out[f"{name}_phases_ms_mean"] = {p: v[1] for p, v in summary.items()}
+        line = f"{t:<14} {len(both):>7} {m if m is not None else float('nan'):>17.2f}"
+        if name == "cubin" and ref and both:
             r = statistics.median([ref[k] for k in both])
             out["tinygrad_cubin_compile_ms_median"] = r
             out["cubin_speedup_median"] = r / m
             line += f" {r:>12.2f} {r / m:>6.2f}"
         print(line)
+        if summary:
+            print("    phases, median/mean ms: " + ", ".join(f"{p} {a:.2f}/{b:.2f}" for p, (a, b) in summary.items()))
     for f in refused:
         print("REFUSED (a dtype the target lacks)", f)
     for f in failed:

@@ -233,7 +233,9 @@ TGC_API tgc_status tgc_target_describe(const char *target, tgc_target_info *out_
 
 /* Compiles the kernel AST in module for `target`: "cpu" (exactly
  * tgc_compile_kernel_cpu), "vulkan" (SPIR-V for the runtime's Vulkan
- * driver), "cuda:sm_<N>" (a cubin) or "amd:gfx<N>" (an HSACO); the codegen
+ * driver), "cuda:sm_<N>" (a cubin; "cuda:sm_<N>:ptx" asks for the PTX
+ * text instead, TGRT_FORMAT_PTX, and ":cubin" is the default said
+ * explicitly) or "amd:gfx<N>" (an HSACO); the codegen
  * steps, the gpu.module emission and the target's upstream pipeline
  * (docs/Design.md, "Targets"). tgc_kernel_object gives the binary and
  * tgc_kernel_format its format. A GPU kernel's interface:
@@ -308,7 +310,8 @@ typedef enum tgc_text_kind {
   TGC_TEXT_MLIR = 0,
   TGC_TEXT_LLVM_IR = 1,
   TGC_TEXT_ASM = 2,
-  TGC_TEXT_UOPS = 3
+  TGC_TEXT_UOPS = 3,
+  TGC_TEXT_PHASES = 4
 } tgc_text_kind;
 /* Text kept by tgc_cpu_options.keep_*; "" if it was not asked for. Owned by
  * the kernel. TGC_TEXT_UOPS is always there: JSON {"applied_opts": the opts
@@ -317,7 +320,14 @@ typedef enum tgc_text_kind {
  * as RANGE ... END, loads, stores, REDUCEs as REG accumulators) as a corpus
  * JSON graph rooted at a LINEAR, "lanes": the vector width of each of its
  * sources, "estimates": {"ops", "lds", "mem"}, each an int or the graph of
- * its expression}. */
+ * its expression}. TGC_TEXT_PHASES is always there too: JSON {phase: ms}
+ * of where the compile's time went, in the order the phases ran. A GPU
+ * kernel's: "codegen" (AST to the gpu.module), "lower" (the target's MLIR
+ * pipeline), then SPIR-V's "serialize", or for cuda/amd "translate" (to
+ * LLVM IR), "target_machine", "link_library" (libdevice / ocml / ockl,
+ * when the kernel calls them), "optimize" (LLVM's pipeline), "llvm_codegen"
+ * (PTX or the object) and "link_binary" (nvJitLink or ptxas; lld). A CPU
+ * kernel's: "codegen" and "llvm" (codegen_ms and llvm_ms). */
 TGC_API tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind,
                                    const char **out_text, size_t *out_size);
 

@@ -34,6 +34,8 @@ struct TgcContextImpl {
   mlir::MLIRContext mlir;
   /// Every kernel compiled in this context shares its pass pipeline.
   mlir::tinygrad::CPUCompiler compiler{&mlir};
+  /// The same for the GPU targets, one pipeline each.
+  mlir::tinygrad::GPUCompiler gpuCompiler{&mlir};
 };
 
 struct tgc_module {
@@ -51,6 +53,7 @@ struct tgc_kernel {
   int64_t globalSize[3] = {1, 1, 1}, localSize[3] = {1, 1, 1};
   std::string globalSizeExpr[3], localSizeExpr[3];
   std::vector<const char *> varNames, varDTypes;
+  std::string phases; ///< TGC_TEXT_PHASES
 };
 
 // The interning context outlives the program whose UOps it holds
@@ -63,6 +66,10 @@ struct tgc_program {
 };
 
 namespace tgc {
+
+/// "cuda:sm_90:ptx" -> ("cuda:sm_90", "ptx"): the emit kind a CUDA target
+/// string may end with (tgc_compile_kernel); "" when it names none.
+std::pair<llvm::StringRef, llvm::StringRef> splitEmitKind(llvm::StringRef target);
 
 /// The CPU target's LLVM back end shares one host TargetMachine, which is
 /// not safe to use from two threads at once.

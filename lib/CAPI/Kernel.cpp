@@ -74,6 +74,12 @@ static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
   return out.release();
 }
 
+std::pair<llvm::StringRef, llvm::StringRef> tgc::splitEmitKind(llvm::StringRef target) {
+  if (target.count(':') != 2)
+    return {target, ""};
+  return target.rsplit(':');
+}
+
 extern "C" {
 
 tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
@@ -106,6 +112,10 @@ tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *opt
         out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
         out->localSizeExpr[i] = "1";
       }
+      tinygrad::PhaseTimes phases;
+      phases.add("codegen", out->kernel.codegenMs);
+      phases.add("llvm", out->kernel.llvmMs);
+      out->phases = phases.json();
       *out_kernel = finishKernel(std::move(out));
       return TGC_OK;
     });
@@ -118,9 +128,13 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
     if (!module || !target || !out_kernel)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_compile_kernel: module, target and out_kernel must not be NULL");
     std::string why;
-    std::optional<tinygrad::TargetDescription> t = tinygrad::TargetDescription::parse(target, &why);
+    auto [name, emit] = tgc::splitEmitKind(target);
+    std::optional<tinygrad::TargetDescription> t = tinygrad::TargetDescription::parse(name, &why);
     if (!t)
       return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: " + why);
+    if (!emit.empty() && !(t->kind == tinygrad::TargetKind::CUDA && (emit == "ptx" || emit == "cubin")))
+      return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: unknown emit kind '" + emit.str() + "' for " +
+                                               t->name + " (cuda:sm_<N>:ptx or :cubin)");
     if (!t->isGPU())
       return tgc_compile_kernel_cpu(module, options, out_kernel);
     return withKernelRoot("tgc_compile_kernel", module, options, [&](Value root, const tgc_cpu_options &o,
@@ -128,11 +142,12 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
       tinygrad::GPUCompileOptions opts;
       opts.keepMLIR = o.keep_mlir != 0;
       opts.keepDeviceIR = o.keep_llvm_ir != 0;
+      opts.ptx = emit == "ptx";
       FailureOr<tinygrad::GPUKernel> k;
       {
         // The NVPTX/AMDGPU back ends run in-process too.
         std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-        k = tinygrad::compileKernelForGPU(root, *t, opts);
+        k = module->ctx->gpuCompiler.compile(root, *t, opts);
       }
       if (failed(k))
         return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
@@ -145,6 +160,7 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
       out->kernel.codegenMs = k->codegenMs;
       out->kernel.llvmMs = k->lowerMs + k->serializeMs;
       out->format = static_cast<uint32_t>(k->format);
+      out->phases = k->phases.json();
       for (int i = 0; i < 3; ++i) {
         const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
         out->globalSize[i] = g.value.value_or(-1);
@@ -240,6 +256,7 @@ tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind, const c
                            : k == TGC_TEXT_LLVM_IR ? &kernel->kernel.llvmIR
                            : k == TGC_TEXT_ASM     ? &kernel->kernel.assembly
                            : k == TGC_TEXT_UOPS    ? &kernel->kernel.uops.json
+                           : k == TGC_TEXT_PHASES  ? &kernel->phases
                                                    : nullptr;
     if (!s)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_kernel_text: unknown text kind " + std::to_string(k));

@@ -51,7 +51,8 @@ tgc_status tgc_target_describe(const char *target, tgc_target_info *out_info) {
     if (out_info->api_version != TGC_API_VERSION)
       return tgc::badVersion("tgc_target_describe", out_info->api_version);
     std::string why;
-    const Described *d = describe(target, why);
+    // The emit kind ("cuda:sm_90:ptx") picks a format, not another target.
+    const Described *d = describe(tgc::splitEmitKind(target).first.str(), why);
     if (!d)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_target_describe: " + why);
     const TargetDescription &t = d->target;

@@ -53,9 +53,17 @@ static int64_t evaluate(sym::Context &ctx, sym::UOpRef x, const std::map<std::st
   return i ? (int64_t)*i : -1;
 }
 
+GPUCompiler::GPUCompiler(MLIRContext *ctx) : ctx(ctx) {}
+GPUCompiler::~GPUCompiler() = default;
+
 FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const TargetDescription &target,
                                                         const GPUCompileOptions &opts) {
-  MLIRContext *ctx = root.getContext();
+  return GPUCompiler(root.getContext()).compile(root, target, opts);
+}
+
+FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &target,
+                                          const GPUCompileOptions &opts) {
+  assert(root.getContext() == ctx && "the kernel belongs to another context");
   auto t0 = std::chrono::steady_clock::now();
   FailureOr<tg::KernelInfoAttr> info = kernelInfoOf(root);
   if (failed(info))
@@ -92,6 +100,7 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   if (opts.keepMLIR)
     llvm::raw_string_ostream(out.mlir) << *module;
   out.codegenMs = msSince(t0);
+  out.phases.add("codegen", out.codegenMs);
 
   auto t1 = std::chrono::steady_clock::now();
   // The conversions' dialects and ConvertToLLVM / LLVM IR translation
@@ -99,44 +108,67 @@ FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const Targe
   DialectRegistry registry;
   registerGPUConversionDependencies(registry);
   ctx->appendDialectRegistry(registry);
-  PassManager pm(ctx, "builtin.module");
-  pm.enableVerifier(false);
-  if (opts.printIRAfterAll) {
-    ctx->disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
-  }
   switch (target.kind) {
-  case TargetKind::Vulkan:
-    buildGPUToSPIRVPipeline(pm, target.maxLoopIterations);
-    out.format = BinaryFormat::SPIRV;
-    break;
-  case TargetKind::CUDA:
-    buildGPUToNVVMPipeline(pm, GPUToNVVMOptions::forTarget(target));
-    out.format = opts.ptx ? BinaryFormat::PTX : BinaryFormat::CUBIN;
-    break;
-  case TargetKind::AMD:
-    buildGPUToROCDLPipeline(pm, GPUToROCDLOptions::forTarget(target));
-    out.format = BinaryFormat::HSACO;
-    break;
-  case TargetKind::CPU:
-    return sinkOp->emitError("compileKernelForGPU: the CPU is not a GPU target");
+  case TargetKind::Vulkan: out.format = BinaryFormat::SPIRV; break;
+  case TargetKind::CUDA: out.format = opts.ptx ? BinaryFormat::PTX : BinaryFormat::CUBIN; break;
+  case TargetKind::AMD: out.format = BinaryFormat::HSACO; break;
+  case TargetKind::CPU: return sinkOp->emitError("compileKernelForGPU: the CPU is not a GPU target");
   }
-  if (failed(pm.run(*module)))
+  auto build = [&](PassManager &pm) {
+    pm.enableVerifier(false);
+    if (target.kind == TargetKind::Vulkan)
+      buildGPUToSPIRVPipeline(pm, target.maxLoopIterations);
+    else if (target.kind == TargetKind::CUDA)
+      buildGPUToNVVMPipeline(pm, GPUToNVVMOptions::forTarget(target));
+    else
+      buildGPUToROCDLPipeline(pm, GPUToROCDLOptions::forTarget(target));
+  };
+  std::unique_ptr<PassManager> printing; // a pipeline of its own when it prints
+  PassManager *pm;
+  if (opts.printIRAfterAll) {
+    printing = std::make_unique<PassManager>(ctx, "builtin.module");
+    pm = printing.get();
+    ctx->disableMultithreading();
+    pm->enableIRPrinting([](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
+                         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+    build(*pm);
+  } else {
+    // Built each time (cheap), kept by its text (the passes with their
+    // options): what costs is the first run's initialization.
+    auto fresh = std::make_unique<PassManager>(ctx, "builtin.module");
+    build(*fresh);
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    fresh->printAsTextualPipeline(os);
+    std::unique_ptr<PassManager> &cached = lowerings[key];
+    if (!cached)
+      cached = std::move(fresh);
+    pm = cached.get();
+  }
+  if (failed(pm->run(*module)))
     return sinkOp->emitError("lowering the kernel for ") << target.name << " failed";
   if (failed(verify(*module)))
     return sinkOp->emitError("the lowering for ") << target.name << " produced invalid IR";
   if (opts.keepDeviceIR)
     llvm::raw_string_ostream(out.deviceIR) << *module;
   out.lowerMs = msSince(t1);
+  out.phases.add("lower", out.lowerMs);
 
   auto t2 = std::chrono::steady_clock::now();
   FailureOr<std::string> bin = failure();
+  nvvm_target::Options nvvm;
+  nvvm.phases = &out.phases;
+  rocdl_target::Options rocdl;
+  rocdl.phases = &out.phases;
   switch (out.format) {
-  case BinaryFormat::SPIRV: bin = spirv_target::serialize(*module); break;
-  case BinaryFormat::PTX: bin = nvvm_target::emitPTX(*module); break;
-  case BinaryFormat::CUBIN: bin = nvvm_target::emitCubin(*module); break;
-  case BinaryFormat::HSACO: bin = rocdl_target::emitHsaco(*module); break;
+  case BinaryFormat::SPIRV: {
+    PhaseTimes::Scope phase(&out.phases, "serialize");
+    bin = spirv_target::serialize(*module);
+    break;
+  }
+  case BinaryFormat::PTX: bin = nvvm_target::emitPTX(*module, nvvm); break;
+  case BinaryFormat::CUBIN: bin = nvvm_target::emitCubin(*module, nvvm); break;
+  case BinaryFormat::HSACO: bin = rocdl_target::emitHsaco(*module, rocdl); break;
   case BinaryFormat::ELF: break;
   }
   if (failed(bin))

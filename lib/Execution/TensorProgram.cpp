@@ -421,6 +421,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
   }
   MLIRContext *mctx = ctx.getMLIRContext();
   CPUCompiler compiler(mctx);
+  GPUCompiler gpuCompiler(mctx);
   for (auto [n, body] : llvm::enumerate(bodies)) {
     OpBuilder b(mctx);
     OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
@@ -433,7 +434,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
       GPUCompileOptions g = opts.gpu;
       for (const auto &v : I.varVals)
         g.varValues[v.getKey().str()] = v.getValue();
-      FailureOr<GPUKernel> k = compileKernelForGPU(root, target, g);
+      FailureOr<GPUKernel> k = gpuCompiler.compile(root, target, g);
       if (failed(k))
         return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
       if (llvm::is_contained(k->globalSizeFor, -1))

@@ -37,7 +37,7 @@ _REPO = os.path.dirname(os.path.dirname(_HERE))
 
 STATUS_NAMES = ["TGC_OK", "TGC_INVALID_ARGUMENT", "TGC_PARSE_ERROR", "TGC_VERIFY_ERROR",
                 "TGC_PASS_FAILED", "TGC_COMPILE_FAILED", "TGC_RUNTIME_ERROR", "TGC_INTERNAL"]
-TEXT_KINDS = {"mlir": 0, "llvm": 1, "asm": 2, "uops": 3}
+TEXT_KINDS = {"mlir": 0, "llvm": 1, "asm": 2, "uops": 3, "phases": 4}
 
 
 class CAPINotFound(RuntimeError):
@@ -395,7 +395,7 @@ class Module(_Handle):
         return json.loads(_take_string(p))
 
     def compile(self, target="cpu", max_threads=0, keep=()):
-        """Compile this kernel AST for `target` ("cpu", "vulkan", "cuda:sm_90", "amd:gfx942";
+        """Compile this kernel AST for `target` ("cpu", "vulkan", "cuda:sm_90", "cuda:sm_90:ptx", "amd:gfx942";
         tgc_compile_kernel) -> Kernel, whose info["format"] names its binary (Kernel.object).
         keep: as compile_cpu's (the CPU's IR only)."""
         bad = set(keep) - {"mlir", "llvm", "asm"}
@@ -518,7 +518,8 @@ class Kernel(_Handle):
 
     def text(self, kind):
         """The IR kept with compile_cpu(keep=...): "mlir", "llvm" or "asm" ("" if not kept); or "uops",
-        always there: the compiled program's linear form and Estimates as JSON (tgc_text_kind)."""
+        always there: the compiled program's linear form and Estimates as JSON (tgc_text_kind); or
+        "phases", always there: JSON {phase: ms} of where the compile's time went."""
         p, n = ctypes.c_char_p(), ctypes.c_size_t()
         _call("tgc_kernel_text", self.handle, TEXT_KINDS[kind], ctypes.byref(p), ctypes.byref(n))
         return ctypes.string_at(p, n.value).decode()
@@ -530,7 +531,7 @@ class Kernel(_Handle):
                 "name": i["name"], "binary": self.object, "globals": i["globals"], "outs": i["outs"],
                 "ins": i["ins"], "vars": i["vars"], "var_dtypes": i["var_dtypes"], "core_id_arg": i["core_id_arg"],
                 "global_size": i["global_size"], "codegen_ms": i["codegen_ms"], "llvm_ms": i["llvm_ms"],
-                "uops": json.loads(self.text("uops"))}
+                "uops": json.loads(self.text("uops")), "phases": json.loads(self.text("phases"))}
 
     def load(self, device):
         """A Program on `device` (a Device) running this kernel."""

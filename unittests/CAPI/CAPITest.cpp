@@ -273,6 +273,68 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
   tgc_module_destroy(m);
 }
 
+// "cuda:sm_<N>:ptx" stops the CUDA route at the PTX text (no toolkit
+// needed: the kernel calls no libdevice math); TGC_TEXT_PHASES says where
+// the time went, without a cubin link. An emit kind another target lacks,
+// or one no target has, is a compile error naming it.
+TEST(CAPI, CompileForCudaEmitsPTXWhenAsked) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_add.json");
+  ASSERT_TRUE(m);
+  tgc_kernel *k = nullptr;
+  EXPECT_EQ(tgc_compile_kernel(m, "cuda:sm_90:sass", nullptr, &k), TGC_COMPILE_FAILED);
+  EXPECT_NE(lastError().find("unknown emit kind 'sass' for cuda:sm_90"), std::string::npos) << lastError();
+  EXPECT_EQ(tgc_compile_kernel(m, "amd:gfx942:ptx", nullptr, &k), TGC_COMPILE_FAILED);
+  EXPECT_NE(lastError().find("unknown emit kind 'ptx' for amd:gfx942"), std::string::npos) << lastError();
+  ASSERT_EQ(tgc_compile_kernel(m, "cuda:sm_90:ptx", nullptr, &k), TGC_OK) << lastError();
+  uint32_t format = 0;
+  ASSERT_EQ(tgc_kernel_format(k, &format), TGC_OK);
+  EXPECT_EQ(format, (uint32_t)TGRT_FORMAT_PTX);
+  const void *bin = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(tgc_kernel_object(k, &bin, &size), TGC_OK);
+  std::string ptx(static_cast<const char *>(bin), size);
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".entry test("), std::string::npos) << ptx;
+  const char *text = nullptr;
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_PHASES, &text, &size), TGC_OK);
+  std::string phases(text, size);
+  for (const char *phase : {"\"codegen\":", "\"lower\":", "\"translate\":", "\"optimize\":", "\"llvm_codegen\":"})
+    EXPECT_NE(phases.find(phase), std::string::npos) << phase << " in " << phases;
+  EXPECT_EQ(phases.find("link_binary"), std::string::npos) << phases;
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+}
+
+/// The binary of var_add.json compiled for `target` in `ctx`.
+std::string compiledFor(tgc_context *ctx, const char *target) {
+  tgc_module *m = importFile(ctx, "var_add.json");
+  tgc_kernel *k = nullptr;
+  EXPECT_EQ(tgc_compile_kernel(m, target, nullptr, &k), TGC_OK) << target << ": " << lastError();
+  std::string bytes;
+  const void *bin = nullptr;
+  size_t size = 0;
+  if (k && tgc_kernel_object(k, &bin, &size) == TGC_OK)
+    bytes.assign(static_cast<const char *>(bin), size);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+  return bytes;
+}
+
+// A context keeps one lowering pipeline per GPU target (GPUCompiler): GPU
+// targets compiled in turn in one context, each target again after the
+// others, give the bytes a fresh context gives for that target.
+TEST(CAPI, GPUTargetsInTurnShareAContext) {
+  Context shared;
+  for (const char *target : {"cuda:sm_90:ptx", "vulkan", "amd:gfx942", "cuda:sm_80:ptx", "vulkan", "cuda:sm_90:ptx",
+                             "amd:gfx942"}) {
+    Context fresh;
+    std::string got = compiledFor(shared.ctx, target), want = compiledFor(fresh.ctx, target);
+    EXPECT_FALSE(want.empty()) << target;
+    EXPECT_EQ(got, want) << target;
+  }
+}
+
 // The same kernel for Vulkan: SPIR-V, its interface in tgc_kernel_info,
 // loaded and dispatched on the runtime's Vulkan device (lavapipe), where
 // one is; an unknown target is a compile error naming the known ones.

@@ -15,7 +15,11 @@
 
 #include "tinygrad/Codegen/ProgramUOps.h"
 #include "tinygrad/Conversion/KernelToStandard.h"
+#include "tinygrad/Target/GPU/PhaseTimes.h"
 #include "tinygrad/Target/TargetDescription.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <array>
 #include <map>
@@ -53,11 +57,32 @@ struct GPUKernel {
   /// codegenMs: AST to the emitted gpu.module; lowerMs: the target's
   /// pipeline; serializeMs: its serialization.
   double codegenMs = 0, lowerMs = 0, serializeMs = 0;
+  /// The same split finer: "codegen", "lower", then the serialization's
+  /// phases (PhaseTimes.h; "serialize" for SPIR-V).
+  PhaseTimes phases;
 };
 
-/// Compiles the kernel SINK `root` for `target` (a GPU target). Errors are
-/// located diagnostics: a kernel over the target's threads or workgroup
-/// memory or with a dtype it lacks names the target and the limit.
+/// Compiles kernels of one context for GPU targets, keeping each target's
+/// lowering pipeline: a PassManager initializes its passes (canonicalize's
+/// pattern set, the conversions') on its first run only, so the kernels
+/// after the first skip that (CPUCompiler's counterpart).
+class GPUCompiler {
+public:
+  explicit GPUCompiler(MLIRContext *ctx);
+  ~GPUCompiler();
+  /// Compiles the kernel SINK `root` (in this compiler's context) for
+  /// `target` (a GPU target). Errors are located diagnostics: a kernel over
+  /// the target's threads or workgroup memory or with a dtype it lacks names
+  /// the target and the limit.
+  FailureOr<GPUKernel> compile(Value root, const TargetDescription &target, const GPUCompileOptions &opts = {});
+
+private:
+  MLIRContext *ctx;
+  /// A lowering's textual pipeline -> it (without instrumentation or verifier).
+  llvm::StringMap<std::unique_ptr<PassManager>> lowerings;
+};
+
+/// One kernel, with a GPUCompiler of its own.
 FailureOr<GPUKernel> compileKernelForGPU(Value root, const TargetDescription &target,
                                          const GPUCompileOptions &opts = {});
 

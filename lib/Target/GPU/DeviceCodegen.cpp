@@ -8,16 +8,13 @@
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
@@ -83,11 +80,11 @@ std::unique_ptr<llvm::Module> gpu_codegen::translate(gpu::GPUModuleOp gpuModule,
   return m;
 }
 
-FailureOr<std::unique_ptr<llvm::TargetMachine>>
-gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip, StringRef features,
-                                 unsigned optLevel) {
+FailureOr<llvm::TargetMachine *> gpu_codegen::getTargetMachine(Location loc, StringRef triple, StringRef chip,
+                                                              StringRef features, unsigned optLevel) {
   static std::once_flag once;
   std::call_once(once, [] {
+    reserveHeapForBackends();
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -97,6 +94,12 @@ gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip,
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
   });
+  // Made once per thread and target: its subtarget (register classes,
+  // lowering tables) is then built once, not for every kernel.
+  static thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> machines;
+  std::string key = (triple + "\n" + chip + "\n" + features + "\n" + Twine(optLevel)).str();
+  if (auto it = machines.find(key); it != machines.end())
+    return it->second.get();
   llvm::Triple t(triple);
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(t, error);
@@ -118,7 +121,7 @@ gpu_codegen::createTargetMachine(Location loc, StringRef triple, StringRef chip,
       target->createTargetMachine(t, chip, features, options, std::nullopt, std::nullopt, level));
   if (!tm)
     return emitError(loc) << "LLVM cannot target " << triple << " " << chip;
-  return tm;
+  return (machines[key] = std::move(tm)).get();
 }
 
 bool gpu_codegen::needsLibrary(const llvm::Module &module, StringRef prefix) {
@@ -126,35 +129,6 @@ bool gpu_codegen::needsLibrary(const llvm::Module &module, StringRef prefix) {
     if (f.isDeclaration() && !f.isIntrinsic() && f.getName().starts_with(prefix))
       return true;
   return false;
-}
-
-LogicalResult gpu_codegen::linkLibrary(Location loc, Context &ctx, llvm::Module &module, StringRef path) {
-  // Read once per process; the lazily parsed module of each link reads
-  // only the functions the kernel uses out of it.
-  static std::mutex mutex;
-  static llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> files;
-  llvm::MemoryBufferRef buffer;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto &slot = files[path];
-    if (!slot) {
-      auto file = llvm::MemoryBuffer::getFile(path);
-      if (!file)
-        return emitError(loc) << "cannot read the device library " << path << ": "
-                              << file.getError().message();
-      slot = std::move(*file);
-    }
-    buffer = slot->getMemBufferRef();
-  }
-  auto lib = llvm::getLazyBitcodeModule(buffer, ctx.llvm());
-  if (!lib)
-    return emitError(loc) << "the device library " << path
-                          << " is not LLVM bitcode: " << llvm::toString(lib.takeError());
-  (*lib)->setTargetTriple(module.getTargetTriple());
-  (*lib)->setDataLayout(module.getDataLayout());
-  if (llvm::Linker::linkModules(module, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
-    return ctx.fail(loc, "linking the device library " + path + " failed");
-  return success();
 }
 
 void gpu_codegen::optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel) {

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Target/NVVM/NVVMTarget.h"
 
+#include "tinygrad/Target/GPU/DeviceCodegen.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/Support/DynamicLibrary.h"
@@ -158,6 +160,7 @@ FailureOr<std::string> withPtxas(Location loc, const std::string &ptxas, StringR
 } // namespace
 
 FailureOr<std::string> nvvm_target::linkCubin(Location loc, StringRef ptx, StringRef chip, const Options &options) {
+  gpu_codegen::reserveHeapForBackends(); // nvJitLink's memory stays mapped between kernels
   std::string toolkit = cudaToolkit(options);
   std::string ptxas = toolkit + "/bin/ptxas";
   bool havePtxas = llvm::sys::fs::can_execute(ptxas);

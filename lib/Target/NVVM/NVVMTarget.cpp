@@ -88,10 +88,17 @@ FailureOr<std::string> nvvm_target::emitPTX(ModuleOp module, const Options &opti
   Location loc = gm->getLoc();
 
   gpu_codegen::Context ctx;
-  std::unique_ptr<llvm::Module> llvmModule = gpu_codegen::translate(*gm, ctx);
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    PhaseTimes::Scope phase(options.phases, "translate");
+    llvmModule = gpu_codegen::translate(*gm, ctx);
+  }
   if (!llvmModule)
     return failure();
-  auto tm = gpu_codegen::createTargetMachine(loc, target.getTriple(), chip, target.getFeatures(), target.getO());
+  auto tm = [&] {
+    PhaseTimes::Scope phase(options.phases, "target_machine");
+    return gpu_codegen::getTargetMachine(loc, target.getTriple(), chip, target.getFeatures(), target.getO());
+  }();
   if (failed(tm))
     return failure();
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
@@ -104,14 +111,19 @@ FailureOr<std::string> nvvm_target::emitPTX(ModuleOp module, const Options &opti
     if (!llvm::sys::fs::exists(libdevice))
       return emitError(loc) << "the kernel calls CUDA math (__nv_*) but there is no libdevice at "
                             << libdevice << " (set CUDA_PATH, or --cuda-path, to a CUDA toolkit)";
+    PhaseTimes::Scope phase(options.phases, "link_library");
     if (failed(gpu_codegen::linkLibrary(loc, ctx, *llvmModule, libdevice)))
       return failure();
   }
-  bool ftz = target.hasFtz(), fast = target.hasFastMath();
-  answerReflect(*llvmModule, sm, ftz, fast);
-  gpu_codegen::optimize(*llvmModule, **tm, target.getO());
+  {
+    PhaseTimes::Scope phase(options.phases, "optimize");
+    bool ftz = target.hasFtz(), fast = target.hasFastMath();
+    answerReflect(*llvmModule, sm, ftz, fast);
+    gpu_codegen::optimize(*llvmModule, **tm, target.getO());
+  }
   if (failed(gpu_codegen::checkAllCallsDefined(loc, *llvmModule)))
     return failure();
+  PhaseTimes::Scope phase(options.phases, "llvm_codegen");
   return gpu_codegen::emit(loc, ctx, *llvmModule, **tm, llvm::CodeGenFileType::AssemblyFile);
 }
 
@@ -126,5 +138,6 @@ FailureOr<std::string> nvvm_target::emitCubin(ModuleOp module, const Options &op
       chip = t.getChip();
       break;
     }
+  PhaseTimes::Scope phase(options.phases, "link_binary");
   return linkCubin(gm.getLoc(), *ptx, chip, options);
 }

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Target/ROCDL/ROCDLTarget.h"
 
+#include "tinygrad/Target/GPU/DeviceCodegen.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -126,6 +128,7 @@ bool rocdl_target::hasInProcessLld() { return TG_HAVE_LLD; }
 
 FailureOr<std::string> rocdl_target::linkHsaco(Location loc, StringRef object, StringRef chip, unsigned abi,
                                                const Options &options) {
+  gpu_codegen::reserveHeapForBackends(); // lld's memory stays mapped between kernels
   switch (options.linker) {
   case HsacoLinker::Auto:
     return hasInProcessLld() ? withInProcessLld(loc, object) : withLdLld(loc, object);

@@ -112,10 +112,18 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
     return failure();
   Location loc = t->module.getLoc();
   gpu_codegen::Context ctx;
-  std::unique_ptr<llvm::Module> m = gpu_codegen::translate(t->module, ctx);
+  std::unique_ptr<llvm::Module> m;
+  {
+    PhaseTimes::Scope phase(options.phases, "translate");
+    m = gpu_codegen::translate(t->module, ctx);
+  }
   if (!m)
     return failure();
-  auto tm = gpu_codegen::createTargetMachine(loc, t->attr.getTriple(), t->attr.getChip(), t->features, t->attr.getO());
+  auto tm = [&] {
+    PhaseTimes::Scope phase(options.phases, "target_machine");
+    return gpu_codegen::getTargetMachine(loc, t->attr.getTriple(), t->attr.getChip(), t->features,
+                                         t->attr.getO());
+  }();
   if (failed(tm))
     return failure();
   m->setTargetTriple((*tm)->getTargetTriple());
@@ -123,6 +131,7 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
   m->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", t->abi);
   bool ocml = gpu_codegen::needsLibrary(*m, "__ocml_"), ockl = gpu_codegen::needsLibrary(*m, "__ockl_");
   if (ocml || ockl) {
+    PhaseTimes::Scope phase(options.phases, "link_library");
     std::string dir = deviceLibs(options);
     defineControlConstants(*m, *t);
     for (auto [needed, file] : {std::pair{ocml, "ocml.bc"}, {ockl, "ockl.bc"}}) {
@@ -145,9 +154,13 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
           f.addFnAttr("target-features", t->features);
       }
   }
-  gpu_codegen::optimize(*m, **tm, t->attr.getO());
+  {
+    PhaseTimes::Scope phase(options.phases, "optimize");
+    gpu_codegen::optimize(*m, **tm, t->attr.getO());
+  }
   if (failed(gpu_codegen::checkAllCallsDefined(loc, *m)))
     return failure();
+  PhaseTimes::Scope phase(options.phases, "llvm_codegen");
   return gpu_codegen::emit(loc, ctx, *m, **tm, type);
 }
 
@@ -168,5 +181,6 @@ FailureOr<std::string> rocdl_target::emitHsaco(ModuleOp module, const Options &o
   FailureOr<std::string> object = emitObject(module, options);
   if (failed(object))
     return failure();
+  PhaseTimes::Scope phase(options.phases, "link_binary");
   return linkHsaco(t->module.getLoc(), *object, t->attr.getChip(), t->abi, options);
 }

@@ -50,11 +50,18 @@ private:
 /// LLVM IR of `gpuModule` (llvm/nvvm/rocdl ops), or an error at it.
 std::unique_ptr<llvm::Module> translate(gpu::GPUModuleOp gpuModule, Context &ctx);
 
+/// Keeps malloc's freed heap top mapped between compiles (M_TOP_PAD, 32 MiB
+/// or TG_MALLOC_TOP_PAD bytes; HeapReserve.cpp says why), once per process;
+/// the bytes set, 0 where nothing was (not glibc, or TG_MALLOC_TOP_PAD=0).
+size_t reserveHeapForBackends();
+
 /// The TargetMachine for `triple` and `chip` with `features`, with fused
 /// multiply-add contraction allowed (as nvcc's -fmad=true and hipcc's
 /// -ffp-contract=fast compile tinygrad's kernels), or an error at `loc`.
-FailureOr<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(Location loc, StringRef triple, StringRef chip, StringRef features, unsigned optLevel);
+/// Made once per thread and (triple, chip, features, level) and kept: the
+/// machine belongs to the calling thread, for its compiles.
+FailureOr<llvm::TargetMachine *> getTargetMachine(Location loc, StringRef triple, StringRef chip,
+                                                  StringRef features, unsigned optLevel);
 
 /// Whether `module` declares (without defining) a function starting with
 /// `prefix` ("__nv_", "__ocml_"): a call the math library must resolve.
@@ -63,7 +70,8 @@ bool needsLibrary(const llvm::Module &module, StringRef prefix);
 /// Links the bitcode file `path` into `module`: only the definitions it uses,
 /// with the library's triple and data layout replaced by the module's (the
 /// vendor libraries are built by other LLVM versions). The file is read once
-/// per process. An error naming the file at `loc` otherwise.
+/// per process, and reduced once per set of names kernels ask for
+/// (DeviceLibrary.cpp). An error naming the file at `loc` otherwise.
 LogicalResult linkLibrary(Location loc, Context &ctx, llvm::Module &module, StringRef path);
 
 /// Makes every function but the kernels (and every global) internal, so

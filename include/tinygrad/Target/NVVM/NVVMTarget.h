@@ -14,6 +14,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "tinygrad/Target/GPU/PhaseTimes.h"
+
 #include <string>
 
 namespace mlir::tinygrad::nvvm_target {
@@ -30,6 +32,8 @@ struct Options {
   /// CUDA_HOME, else /usr/local/cuda.
   std::string cudaPath;
   CubinLinker linker = CubinLinker::Auto;
+  /// Where the serialization's phases are timed (nullptr: not timed).
+  PhaseTimes *phases = nullptr;
 };
 
 /// The CUDA toolkit directory `options` name (it may not exist).

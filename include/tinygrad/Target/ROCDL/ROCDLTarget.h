@@ -17,6 +17,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "tinygrad/Target/GPU/PhaseTimes.h"
+
 #include <string>
 
 namespace mlir::tinygrad::rocdl_target {
@@ -35,6 +37,8 @@ struct Options {
   /// /opt/rocm/amdgcn/bitcode.
   std::string deviceLibs;
   HsacoLinker linker = HsacoLinker::Auto;
+  /// Where the serialization's phases are timed (nullptr: not timed).
+  PhaseTimes *phases = nullptr;
 };
 
 /// AMDGCN assembly for the #rocdl.target of the one gpu.module in `module`.
