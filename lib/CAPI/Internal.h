@@ -11,8 +11,7 @@
 #define TINYGRAD_LIB_CAPI_INTERNAL_H
 
 #include "tinygrad-c/tinygrad.h"
-#include "tinygrad/Codegen/CPUPipeline.h"
-#include "tinygrad/Codegen/GPUPipeline.h"
+#include "tinygrad/Codegen/KernelCompiler.h"
 #include "tinygrad/Execution/TensorProgram.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -32,10 +31,9 @@ struct TgcContextImpl {
   TgcContextImpl();
   std::recursive_mutex mutex;
   mlir::MLIRContext mlir;
-  /// Every kernel compiled in this context shares its pass pipeline.
-  mlir::tinygrad::CPUCompiler compiler{&mlir};
-  /// The same for the GPU targets, one pipeline each.
-  mlir::tinygrad::GPUCompiler gpuCompiler{&mlir};
+  /// Every kernel compiled in this context shares its pass pipelines (one
+  /// per target).
+  mlir::tinygrad::KernelCompiler compiler{&mlir};
 };
 
 struct tgc_module {
@@ -45,10 +43,7 @@ struct tgc_module {
 
 // A compiled kernel holds no MLIR objects, so it needs no context.
 struct tgc_kernel {
-  /// A GPU kernel's results are kept in the same fields: object = the
-  /// binary, llvmIR = the module after the target's pipeline, llvmMs = its
-  /// lowering and serialization.
-  mlir::tinygrad::CPUKernel kernel;
+  mlir::tinygrad::CompiledKernel kernel;
   uint32_t format = TGRT_FORMAT_ELF;
   int64_t globalSize[3] = {1, 1, 1}, localSize[3] = {1, 1, 1};
   std::string globalSizeExpr[3], localSizeExpr[3];
@@ -75,7 +70,7 @@ std::pair<llvm::StringRef, llvm::StringRef> splitEmitKind(llvm::StringRef target
 /// not safe to use from two threads at once.
 std::mutex &compileMutex();
 
-/// CPUCompileOptions::afterPass calling a C tgc_ir_callback with the
+/// CompileOptions::afterPass calling a C tgc_ir_callback with the
 /// printed module.
 std::function<void(llvm::StringRef, mlir::ModuleOp)> moduleIRCallback(tgc_ir_callback fn, void *user);
 

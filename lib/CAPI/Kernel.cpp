@@ -1,4 +1,4 @@
-//===- Kernel.cpp - compiling a kernel AST for the CPU, launching it -----===//
+//===- Kernel.cpp - compiling a kernel AST for a target, launching it -----===//
 #include "Internal.h"
 
 #include "tinygrad/Execution/LoadKernel.h"
@@ -84,42 +84,7 @@ extern "C" {
 
 tgc_status tgc_compile_kernel_cpu(tgc_module *module, const tgc_cpu_options *options,
                                   tgc_kernel **out_kernel) {
-  return tgc::apiCall("tgc_compile_kernel_cpu", [&] {
-    if (!module || !out_kernel)
-      return tgc::fail(TGC_INVALID_ARGUMENT,
-                       "tgc_compile_kernel_cpu: module and out_kernel must not be NULL");
-    return withKernelRoot("tgc_compile_kernel_cpu", module, options, [&](Value root, const tgc_cpu_options &o,
-                                                                          tgc::DiagnosticCapture &diags) {
-      tinygrad::CPUCompileOptions opts;
-      opts.maxThreads = o.max_threads;
-      opts.keepMLIR = o.keep_mlir != 0;
-      opts.keepLLVMIR = o.keep_llvm_ir != 0;
-      opts.keepAsm = o.keep_asm != 0;
-      if (o.after_pass)
-        opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
-      FailureOr<tinygrad::CPUKernel> k;
-      {
-        std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-        k = module->ctx->compiler.compile(root, opts);
-      }
-      if (failed(k))
-        return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for the CPU");
-
-      auto out = std::make_unique<tgc_kernel>();
-      out->kernel = std::move(*k);
-      out->globalSize[0] = out->kernel.signature.threads;
-      for (int i = 0; i < 3; ++i) {
-        out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
-        out->localSizeExpr[i] = "1";
-      }
-      tinygrad::PhaseTimes phases;
-      phases.add("codegen", out->kernel.codegenMs);
-      phases.add("llvm", out->kernel.llvmMs);
-      out->phases = phases.json();
-      *out_kernel = finishKernel(std::move(out));
-      return TGC_OK;
-    });
-  });
+  return tgc_compile_kernel(module, "cpu", options, out_kernel);
 }
 
 tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
@@ -135,37 +100,40 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
     if (!emit.empty() && !(t->kind == tinygrad::TargetKind::CUDA && (emit == "ptx" || emit == "cubin")))
       return tgc::fail(TGC_COMPILE_FAILED, "tgc_compile_kernel: unknown emit kind '" + emit.str() + "' for " +
                                                t->name + " (cuda:sm_<N>:ptx or :cubin)");
-    if (!t->isGPU())
-      return tgc_compile_kernel_cpu(module, options, out_kernel);
     return withKernelRoot("tgc_compile_kernel", module, options, [&](Value root, const tgc_cpu_options &o,
                                                                       tgc::DiagnosticCapture &diags) {
-      tinygrad::GPUCompileOptions opts;
+      if (!t->isGPU())
+        *t = tinygrad::TargetDescription::host(o.max_threads);
+      tinygrad::CompileOptions opts;
       opts.keepMLIR = o.keep_mlir != 0;
       opts.keepDeviceIR = o.keep_llvm_ir != 0;
+      opts.keepAsm = o.keep_asm != 0;
       opts.ptx = emit == "ptx";
-      FailureOr<tinygrad::GPUKernel> k;
+      if (o.after_pass)
+        opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
+      FailureOr<tinygrad::CompiledKernel> k;
       {
-        // The NVPTX/AMDGPU back ends run in-process too.
+        // The LLVM back ends (the host's, NVPTX, AMDGPU) run in-process.
         std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-        k = module->ctx->gpuCompiler.compile(root, *t, opts);
+        k = module->ctx->compiler.compile(root, *t, opts);
       }
       if (failed(k))
         return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
       auto out = std::make_unique<tgc_kernel>();
-      out->kernel.signature = std::move(k->signature);
-      out->kernel.uops = std::move(k->uops);
-      out->kernel.object = std::move(k->binary);
-      out->kernel.mlir = std::move(k->mlir);
-      out->kernel.llvmIR = std::move(k->deviceIR);
-      out->kernel.codegenMs = k->codegenMs;
-      out->kernel.llvmMs = k->lowerMs + k->serializeMs;
-      out->format = static_cast<uint32_t>(k->format);
-      out->phases = k->phases.json();
+      out->kernel = std::move(*k);
+      out->format = static_cast<uint32_t>(out->kernel.format);
+      out->phases = out->kernel.phases.json();
       for (int i = 0; i < 3; ++i) {
-        const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
-        out->globalSize[i] = g.value.value_or(-1);
-        out->globalSizeExpr[i] = g.expr;
-        out->localSize[i] = out->kernel.signature.localSize[i];
+        if (t->isGPU()) {
+          const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
+          out->globalSize[i] = g.value.value_or(-1);
+          out->globalSizeExpr[i] = g.expr;
+          out->localSize[i] = out->kernel.signature.localSize[i];
+        } else {
+          // The CPU's launch: core_id over the thread split's cores.
+          out->globalSize[i] = i == 0 ? out->kernel.signature.threads : 1;
+          out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
+        }
         out->localSizeExpr[i] = std::to_string(out->localSize[i]);
       }
       *out_kernel = finishKernel(std::move(out));
@@ -220,7 +188,7 @@ tgc_status tgc_kernel_get_info(const tgc_kernel *kernel, tgc_kernel_info *out_in
     info.num_vars = kernel->varNames.size();
     info.core_id_arg = static_cast<int32_t>(s.coreIdArg);
     info.codegen_ms = kernel->kernel.codegenMs;
-    info.llvm_ms = kernel->kernel.llvmMs;
+    info.llvm_ms = kernel->kernel.backendMs;
     const tinygrad::codegen::ProgramUOps &u = kernel->kernel.uops;
     info.ops = u.ops.value.value_or(-1);
     info.lds = u.lds.value.value_or(-1);
@@ -238,8 +206,8 @@ tgc_status tgc_kernel_object(const tgc_kernel *kernel, const void **out_data, si
     if (!kernel || !out_data || !out_size)
       return tgc::fail(TGC_INVALID_ARGUMENT,
                        "tgc_kernel_object: kernel, out_data and out_size must not be NULL");
-    *out_data = kernel->kernel.object.data();
-    *out_size = kernel->kernel.object.size();
+    *out_data = kernel->kernel.binary.data();
+    *out_size = kernel->kernel.binary.size();
     return TGC_OK;
   });
 }
@@ -253,7 +221,7 @@ tgc_status tgc_kernel_text(const tgc_kernel *kernel, tgc_text_kind kind, const c
     int k;
     std::memcpy(&k, &kind, sizeof k); // C may pass any int for an enum
     const std::string *s = k == TGC_TEXT_MLIR      ? &kernel->kernel.mlir
-                           : k == TGC_TEXT_LLVM_IR ? &kernel->kernel.llvmIR
+                           : k == TGC_TEXT_LLVM_IR ? &kernel->kernel.deviceIR
                            : k == TGC_TEXT_ASM     ? &kernel->kernel.assembly
                            : k == TGC_TEXT_UOPS    ? &kernel->kernel.uops.json
                            : k == TGC_TEXT_PHASES  ? &kernel->phases
@@ -273,7 +241,7 @@ tgc_status tgc_kernel_load(const tgc_kernel *kernel, tgrt_device *device, tgrt_p
                        "tgc_kernel_load: kernel, device and out_program must not be NULL");
     tgrt_program *p = nullptr;
     std::array<int64_t, 3> local = {kernel->localSize[0], kernel->localSize[1], kernel->localSize[2]};
-    tgrt_status st = tinygrad::exec::loadKernel(device, kernel->format, kernel->kernel.object,
+    tgrt_status st = tinygrad::exec::loadKernel(device, kernel->format, kernel->kernel.binary,
                                                 kernel->kernel.signature, local, &p);
     if (st != TGRT_OK)
       return tgc::fail(TGC_RUNTIME_ERROR, std::string("tgc_kernel_load: ") + tgrt_last_error());

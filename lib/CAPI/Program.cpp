@@ -64,20 +64,19 @@ tgc_status tgc_program_create_for_target(tgc_module *module, const char *target,
       return diags.fail(TGC_PARSE_ERROR, "tgc_program_create: the module is not a tinygrad tensor graph");
 
     tinygrad::exec::ProgramOptions popts;
-    if (t->isGPU())
-      popts.target = *t;
-    popts.cpu.maxThreads = o.max_threads;
+    popts.target = t->isGPU() ? *t : tinygrad::TargetDescription::host(o.max_threads);
     if (o.after_pass)
-      popts.cpu.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
+      popts.kernel.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
     if (o.progress)
       popts.progress = [fn = o.progress, user = o.user_data](llvm::StringRef stage, uint64_t done,
                                                               uint64_t total) {
         std::string s = stage.str();
         fn(s.c_str(), done, total, user);
       };
-    popts.compile = [impl = p->ctx.get()](Value kernel, const tinygrad::CPUCompileOptions &cpu) {
+    popts.compile = [impl = p->ctx.get()](Value kernel, const tinygrad::TargetDescription &target,
+                                          const tinygrad::CompileOptions &kopts) {
       std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      return impl->compiler.compile(kernel, cpu);
+      return impl->compiler.compile(kernel, target, kopts);
     };
     tinygrad::exec::Stage stage = tinygrad::exec::Stage::Schedule;
     auto prog = tinygrad::exec::TensorProgram::create(*p->sym, tensor, popts, &stage);

@@ -20,59 +20,23 @@ static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-namespace {
-/// Forwards each pass's result module to CPUCompileOptions::afterPass.
-struct AfterPassHook : PassInstrumentation {
-  explicit AfterPassHook(std::function<void(llvm::StringRef, ModuleOp)> fn) : fn(std::move(fn)) {}
-  void runAfterPass(Pass *pass, Operation *op) override {
-    ModuleOp module = dyn_cast<ModuleOp>(op);
-    if (!module)
-      module = op->getParentOfType<ModuleOp>();
-    llvm::StringRef name = pass->getArgument();
-    fn(name.empty() ? pass->getName() : name, module);
-  }
-  std::function<void(llvm::StringRef, ModuleOp)> fn;
-};
-} // namespace
-
-FailureOr<tg::KernelInfoAttr> mlir::tinygrad::kernelInfoOf(Value root) {
-  Operation *sinkOp = root.getDefiningOp();
-  if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
-    return mlir::emitError(root.getLoc(), "a kernel AST is rooted at a SINK");
-  auto info = dyn_cast_or_null<tg::KernelInfoAttr>(sinkOp->getAttr("arg"));
-  if (!info)
-    return sinkOp->emitError("a kernel SINK carries #tg.kernel_info");
-  return info;
-}
-
-LogicalResult mlir::tinygrad::verifyKernelAST(ModuleOp module) {
-  PassManager pm(module.getContext(), "builtin.module");
-  VerifySpecOptions opts;
-  opts.phase = "tensor";
-  pm.addPass(createVerifySpec(opts));
-  return pm.run(module);
-}
-
-/// `info` with `optsToApply` as its opts_to_apply.
-static tg::KernelInfoAttr withOptsToApply(tg::KernelInfoAttr info, llvm::ArrayRef<opt::Opt> optsToApply) {
-  MLIRContext *ctx = info.getContext();
-  SmallVector<Attribute> list;
-  for (const opt::Opt &o : optsToApply)
-    list.push_back(tg::OptAttr::get(ctx, o.op, o.axis, IntegerAttr::get(IntegerType::get(ctx, 64), o.arg)));
-  return tg::KernelInfoAttr::get(ctx, info.getName(), info.getAxisTypes(), info.getDontUseLocals(),
-                                 info.getAppliedOpts(), ArrayAttr::get(ctx, list), info.getEstimates(),
-                                 info.getBeam());
+/// The host object and the back end's times into `out`.
+static void setObject(CompiledKernel &out, cpu::ObjectOutput &&obj, double backendMs) {
+  out.format = BinaryFormat::ELF;
+  out.binary = std::move(obj.object);
+  out.backendMs = backendMs;
+  out.phases.add("llvm_opt", obj.optMs);
+  out.phases.add("llvm_emit", obj.emitMs);
 }
 
 CPUCompiler::CPUCompiler(MLIRContext *ctx) : ctx(ctx) {}
 CPUCompiler::~CPUCompiler() = default;
 
-FailureOr<CPUKernel> mlir::tinygrad::compileKernelForCPU(Value root, const CPUCompileOptions &opts) {
-  return CPUCompiler(root.getContext()).compile(root, opts);
-}
-
-FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &opts) {
+FailureOr<CompiledKernel> CPUCompiler::compile(Value root, const TargetDescription &target,
+                                               const CompileOptions &opts) {
   assert(root.getContext() == ctx && "a CPUCompiler compiles kernels of its own context");
+  if (target.isGPU())
+    return mlir::emitError(root.getLoc(), "CPUCompiler: ") << target.name << " is not a CPU target";
   auto t0 = std::chrono::steady_clock::now();
   FailureOr<tg::KernelInfoAttr> info = kernelInfoOf(root);
   if (failed(info))
@@ -89,15 +53,11 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
     return failure();
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(sinkOp->getLoc());
-  KernelLoweringOptions lowering;
-  lowering.maxThreads = opts.maxThreads;
-  lowering.info = *info;
-  lowering.optMode = opts.optMode;
   FailureOr<KernelSignature> sig =
-      lowerKernelToStandard(*module, kernel, info->getName(), sinkOp->getLoc(), lowering);
+      lowerKernelToStandard(*module, kernel, info->getName(), sinkOp->getLoc(), target, *info, opts.optMode);
   if (failed(sig))
     return failure();
-  CPUKernel out;
+  CompiledKernel out;
   FailureOr<codegen::ProgramUOps> uops = codegen::exportProgramUOps(ctx, sinkOp->getLoc(), *sig);
   if (failed(uops))
     return failure();
@@ -114,18 +74,10 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   // manager keeps for life: a compile that asks for them gets its own.
   std::unique_ptr<PassManager> instrumented;
   PassManager *pm = toLLVM.get();
-  if (opts.printIRAfterAll || opts.afterPass || opts.verifyEach) {
+  if (needsInstrumentation(opts)) {
     instrumented = std::make_unique<PassManager>(ctx, "builtin.module");
     pm = instrumented.get();
-    pm->enableVerifier(opts.verifyEach);
-    if (opts.printIRAfterAll) {
-      ctx->disableMultithreading();
-      pm->enableIRPrinting([](Pass *, Operation *) { return false; },
-                           [](Pass *, Operation *) { return true; },
-                           /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
-    }
-    if (opts.afterPass)
-      pm->addInstrumentation(std::make_unique<AfterPassHook>(opts.afterPass));
+    instrumentPassManager(*pm, opts);
     cpu::buildStandardToLLVMPipeline(*pm);
   } else if (!pm) {
     toLLVM = std::make_unique<PassManager>(ctx, "builtin.module");
@@ -140,21 +92,19 @@ FailureOr<CPUKernel> CPUCompiler::compile(Value root, const CPUCompileOptions &o
   if (!opts.verifyEach && failed(verify(*module)))
     return sinkOp->emitError("the lowering to the llvm dialect produced invalid IR");
   out.codegenMs = msSince(t0);
+  out.phases.add("codegen", out.codegenMs);
 
   auto t1 = std::chrono::steady_clock::now();
-  FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(*module, opts.keepLLVMIR, opts.keepAsm);
+  FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(*module, opts.keepDeviceIR, opts.keepAsm);
   if (failed(obj))
     return failure();
-  out.object = std::move(obj->object);
-  out.llvmIR = std::move(obj->llvmIR);
+  out.deviceIR = std::move(obj->llvmIR);
   out.assembly = std::move(obj->assembly);
-  out.llvmMs = msSince(t1);
-  out.llvmOptMs = obj->optMs;
-  out.llvmEmitMs = obj->emitMs;
+  setObject(out, std::move(*obj), msSince(t1));
   return out;
 }
 
-FailureOr<CPUKernel> mlir::tinygrad::compileLoweredForCPU(ModuleOp module) {
+FailureOr<CompiledKernel> mlir::tinygrad::compileLoweredForCPU(ModuleOp module) {
   SmallVector<LLVM::LLVMFuncOp> kernels;
   module.walk([&](LLVM::LLVMFuncOp fn) {
     if (!fn.isExternal() && fn->hasAttr("tg.globals"))
@@ -164,7 +114,7 @@ FailureOr<CPUKernel> mlir::tinygrad::compileLoweredForCPU(ModuleOp module) {
     return module.emitError("a lowered kernel module holds one llvm.func with tg.globals, found ")
            << kernels.size();
   LLVM::LLVMFuncOp fn = kernels.front();
-  CPUKernel out;
+  CompiledKernel out;
   KernelSignature &sig = out.signature;
   sig.name = fn.getSymName().str();
   auto ints = [&](StringRef name, std::vector<int64_t> &to) -> LogicalResult {
@@ -201,9 +151,6 @@ FailureOr<CPUKernel> mlir::tinygrad::compileLoweredForCPU(ModuleOp module) {
   FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(module);
   if (failed(obj))
     return failure();
-  out.object = std::move(obj->object);
-  out.llvmMs = msSince(t0);
-  out.llvmOptMs = obj->optMs;
-  out.llvmEmitMs = obj->emitMs;
+  setObject(out, std::move(*obj), msSince(t0));
   return out;
 }

@@ -24,17 +24,6 @@ static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-const char *mlir::tinygrad::formatName(BinaryFormat f) {
-  switch (f) {
-  case BinaryFormat::ELF: return "elf";
-  case BinaryFormat::SPIRV: return "spirv";
-  case BinaryFormat::CUBIN: return "cubin";
-  case BinaryFormat::PTX: return "ptx";
-  case BinaryFormat::HSACO: return "hsaco";
-  }
-  return "?";
-}
-
 /// `x` with the kernel's variables bound to `vals`, if that makes it an
 /// integer constant.
 static int64_t evaluate(sym::Context &ctx, sym::UOpRef x, const std::map<std::string, int64_t> &vals) {
@@ -56,13 +45,8 @@ static int64_t evaluate(sym::Context &ctx, sym::UOpRef x, const std::map<std::st
 GPUCompiler::GPUCompiler(MLIRContext *ctx) : ctx(ctx) {}
 GPUCompiler::~GPUCompiler() = default;
 
-FailureOr<GPUKernel> mlir::tinygrad::compileKernelForGPU(Value root, const TargetDescription &target,
-                                                        const GPUCompileOptions &opts) {
-  return GPUCompiler(root.getContext()).compile(root, target, opts);
-}
-
-FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &target,
-                                          const GPUCompileOptions &opts) {
+FailureOr<CompiledKernel> GPUCompiler::compile(Value root, const TargetDescription &target,
+                                               const CompileOptions &opts) {
   assert(root.getContext() == ctx && "the kernel belongs to another context");
   auto t0 = std::chrono::steady_clock::now();
   FailureOr<tg::KernelInfoAttr> info = kernelInfoOf(root);
@@ -70,7 +54,7 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
     return failure();
   Operation *sinkOp = root.getDefiningOp();
   if (!target.hasLocal)
-    return sinkOp->emitError("compileKernelForGPU: ") << target.name << " is not a GPU target";
+    return sinkOp->emitError("GPUCompiler: ") << target.name << " is not a GPU target";
   Location loc = sinkOp->getLoc();
 
   sym::Context symCtx(ctx);
@@ -79,14 +63,14 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
   if (!kernel)
     return failure();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  KernelLoweringOptions lowering;
-  lowering.target = &target;
-  lowering.info = *info;
-  lowering.optMode = opts.optMode;
-  FailureOr<KernelSignature> sig = lowerKernelToStandard(*module, kernel, info->getName(), loc, lowering);
+  // BEAM's candidates: the opts to apply instead of the kernel's own.
+  if (opts.optsToApply)
+    info = withOptsToApply(*info, *opts.optsToApply);
+  FailureOr<KernelSignature> sig =
+      lowerKernelToStandard(*module, kernel, info->getName(), loc, target, *info, opts.optMode);
   if (failed(sig))
     return failure();
-  GPUKernel out;
+  CompiledKernel out;
   FailureOr<codegen::ProgramUOps> uops = codegen::exportProgramUOps(ctx, loc, *sig);
   if (failed(uops))
     return failure();
@@ -99,6 +83,8 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
   out.signature.globalSize = {nullptr, nullptr, nullptr};
   if (opts.keepMLIR)
     llvm::raw_string_ostream(out.mlir) << *module;
+  if (opts.afterPass)
+    opts.afterPass("tg-lower-kernel", *module);
   out.codegenMs = msSince(t0);
   out.phases.add("codegen", out.codegenMs);
 
@@ -112,10 +98,9 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
   case TargetKind::Vulkan: out.format = BinaryFormat::SPIRV; break;
   case TargetKind::CUDA: out.format = opts.ptx ? BinaryFormat::PTX : BinaryFormat::CUBIN; break;
   case TargetKind::AMD: out.format = BinaryFormat::HSACO; break;
-  case TargetKind::CPU: return sinkOp->emitError("compileKernelForGPU: the CPU is not a GPU target");
+  case TargetKind::CPU: return sinkOp->emitError("GPUCompiler: the CPU is not a GPU target");
   }
   auto build = [&](PassManager &pm) {
-    pm.enableVerifier(false);
     if (target.kind == TargetKind::Vulkan)
       buildGPUToSPIRVPipeline(pm, target.maxLoopIterations);
     else if (target.kind == TargetKind::CUDA)
@@ -123,19 +108,20 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
     else
       buildGPUToROCDLPipeline(pm, GPUToROCDLOptions::forTarget(target));
   };
-  std::unique_ptr<PassManager> printing; // a pipeline of its own when it prints
+  // Printing, callbacks and verification are instrumentation a pass
+  // manager keeps for life: a compile that asks for them gets its own.
+  std::unique_ptr<PassManager> instrumented;
   PassManager *pm;
-  if (opts.printIRAfterAll) {
-    printing = std::make_unique<PassManager>(ctx, "builtin.module");
-    pm = printing.get();
-    ctx->disableMultithreading();
-    pm->enableIRPrinting([](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
-                         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  if (needsInstrumentation(opts)) {
+    instrumented = std::make_unique<PassManager>(ctx, "builtin.module");
+    pm = instrumented.get();
+    instrumentPassManager(*pm, opts);
     build(*pm);
   } else {
     // Built each time (cheap), kept by its text (the passes with their
     // options): what costs is the first run's initialization.
     auto fresh = std::make_unique<PassManager>(ctx, "builtin.module");
+    fresh->enableVerifier(false);
     build(*fresh);
     std::string key;
     llvm::raw_string_ostream os(key);
@@ -151,10 +137,8 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
     return sinkOp->emitError("the lowering for ") << target.name << " produced invalid IR";
   if (opts.keepDeviceIR)
     llvm::raw_string_ostream(out.deviceIR) << *module;
-  out.lowerMs = msSince(t1);
-  out.phases.add("lower", out.lowerMs);
+  out.phases.add("lower", msSince(t1));
 
-  auto t2 = std::chrono::steady_clock::now();
   FailureOr<std::string> bin = failure();
   nvvm_target::Options nvvm;
   nvvm.phases = &out.phases;
@@ -174,6 +158,6 @@ FailureOr<GPUKernel> GPUCompiler::compile(Value root, const TargetDescription &t
   if (failed(bin))
     return failure();
   out.binary = std::move(*bin);
-  out.serializeMs = msSince(t2);
+  out.backendMs = msSince(t1);
   return out;
 }

@@ -270,7 +270,7 @@ class CPURunner : public beam::CandidateRunner {
 public:
   CPURunner(Value root, const exec::CPUBeamOptions &o, std::map<int64_t, size_t> itemBytes,
             std::map<std::string, int64_t> varValues)
-      : root(root), o(o), compiler(root.getContext()),
+      : root(root), o(o), target(TargetDescription::host(o.maxThreads)), compiler(root.getContext()),
         worker([this](const std::string &req) -> llvm::Expected<std::string> {
           // in the timing child: its own copy of `timing`
           TimedKernel k;
@@ -377,20 +377,19 @@ private:
         diag += (diag.empty() ? "" : "; ") + d.str();
       return success();
     });
-    CPUCompileOptions co;
-    co.maxThreads = o.maxThreads;
+    CompileOptions co;
     co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
     auto t0 = std::chrono::steady_clock::now();
-    FailureOr<CPUKernel> k = c.compile(r, co);
+    FailureOr<CompiledKernel> k = c.compile(r, target, co);
     if (failed(k))
       return err(diag.empty() ? "the compile failed" : diag);
     Built b;
     b.c.compileS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    b.c.lib = sha256Hex(k->object);
+    b.c.lib = sha256Hex(k->binary);
     b.c.ops = k->uops.ops.value;
     b.c.uops = k->signature.linearLanes.size();
     const KernelSignature &sig = k->signature;
-    b.k = TimedKernel{sig.name, std::move(k->object), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
+    b.k = TimedKernel{sig.name, std::move(k->binary), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
                       sig.threads};
     return b;
   }
@@ -430,6 +429,7 @@ private:
 
   Value root;
   const exec::CPUBeamOptions &o;
+  TargetDescription target; ///< the host with o.maxThreads cores
   CPUCompiler compiler;
   std::vector<std::unique_ptr<HelperCompiler>> helpers;
   /// The in-process timer's state (isolate off); the child's copy is the

@@ -406,7 +406,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     opts.progress("schedule", 1, 1);
 
   at(Stage::Runtime);
-  TargetDescription target = opts.target ? *opts.target : TargetDescription::host(opts.cpu.maxThreads);
+  const TargetDescription &target = opts.target;
   if (tgrt_device_open(target.runtimeDevice(), nullptr, &I.dev) != TGRT_OK)
     return rtError(llvm::Twine("opening the ") + target.runtimeDevice() + " device for " + target.name);
 
@@ -420,8 +420,7 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
         bodies.push_back(body);
   }
   MLIRContext *mctx = ctx.getMLIRContext();
-  CPUCompiler compiler(mctx);
-  GPUCompiler gpuCompiler(mctx);
+  KernelCompiler compiler(mctx);
   for (auto [n, body] : llvm::enumerate(bodies)) {
     OpBuilder b(mctx);
     OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
@@ -430,30 +429,25 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     at(Stage::Compile);
     Compiled &c = I.kernels[body];
     tgrt_status loaded;
+    CompileOptions kopts = opts.kernel;
+    for (const auto &v : I.varVals)
+      kopts.varValues[v.getKey().str()] = v.getValue();
+    FailureOr<CompiledKernel> k =
+        opts.compile ? opts.compile(root, target, kopts) : compiler.compile(root, target, kopts);
+    if (failed(k))
+      return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
+    at(Stage::Runtime);
+    c.sig = k->signature;
     if (target.isGPU()) {
-      GPUCompileOptions g = opts.gpu;
-      for (const auto &v : I.varVals)
-        g.varValues[v.getKey().str()] = v.getValue();
-      FailureOr<GPUKernel> k = gpuCompiler.compile(root, target, g);
-      if (failed(k))
-        return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
       if (llvm::is_contained(k->globalSizeFor, -1))
         return error("kernel " + llvm::Twine(n) + ": its workgroup count depends on a variable the schedule "
                                                   "does not bind");
-      at(Stage::Runtime);
-      c.sig = k->signature;
       c.global = k->globalSizeFor;
       c.local = c.sig.localSize;
-      loaded = loadKernel(I.dev, static_cast<uint32_t>(k->format), k->binary, c.sig, c.sig.localSize, &c.prog);
     } else {
-      FailureOr<CPUKernel> k = opts.compile ? opts.compile(root, opts.cpu) : compiler.compile(root, opts.cpu);
-      if (failed(k))
-        return error("kernel " + llvm::Twine(n) + " of the schedule does not compile");
-      at(Stage::Runtime);
-      c.sig = k->signature;
-      c.object = k->object;
-      loaded = loadKernel(I.dev, TGRT_FORMAT_ELF, k->object, c.sig, c.sig.localSize, &c.prog);
+      c.object = k->binary;
     }
+    loaded = loadKernel(I.dev, static_cast<uint32_t>(k->format), k->binary, c.sig, c.sig.localSize, &c.prog);
     if (loaded != TGRT_OK)
       return rtError("loading kernel " + llvm::Twine(n));
     if (opts.progress)

@@ -13,8 +13,7 @@
 // on stderr and exit 1.
 //
 //===----------------------------------------------------------------------===//
-#include "tinygrad/Codegen/CPUPipeline.h"
-#include "tinygrad/Codegen/GPUPipeline.h"
+#include "tinygrad/Codegen/KernelCompiler.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
 
@@ -76,27 +75,9 @@ int main(int argc, char **argv) {
     llvm::errs() << input << ": error: " << why << "\n";
     return 1;
   }
-  // A GPU kernel in the CPU kernel's fields: the binary as the object, the
-  // target's lowering and serialization as the LLVM time.
-  FailureOr<CPUKernel> k = failure();
-  BinaryFormat format = BinaryFormat::ELF;
-  if (target->isGPU()) {
-    FailureOr<GPUKernel> g = compileKernelForGPU(root, *target);
-    if (failed(g))
-      return 1;
-    CPUKernel c;
-    c.signature = std::move(g->signature);
-    c.uops = std::move(g->uops);
-    c.object = std::move(g->binary);
-    c.codegenMs = g->codegenMs;
-    c.llvmMs = g->lowerMs + g->serializeMs;
-    format = g->format;
-    k = std::move(c);
-  } else {
-    CPUCompileOptions copts;
-    copts.maxThreads = maxThreads;
-    k = compileKernelForCPU(root, copts);
-  }
+  if (!target->isGPU())
+    target = TargetDescription::host(maxThreads);
+  FailureOr<CompiledKernel> k = compileKernel(root, *target);
   if (failed(k))
     return 1;
   if (!objPath.empty()) {
@@ -106,12 +87,12 @@ int main(int argc, char **argv) {
       llvm::errs() << objPath << ": error: " << ec.message() << "\n";
       return 1;
     }
-    os << k->object;
+    os << k->binary;
   }
   std::string hex;
-  hex.reserve(k->object.size() * 2);
+  hex.reserve(k->binary.size() * 2);
   static const char *digits = "0123456789abcdef";
-  for (unsigned char c : k->object) {
+  for (unsigned char c : k->binary) {
     hex.push_back(digits[c >> 4]);
     hex.push_back(digits[c & 15]);
   }
@@ -142,7 +123,7 @@ int main(int argc, char **argv) {
   llvm::outs() << json::Value(json::Object{
                       {"name", s.name},
                       {"target", target->name},
-                      {"format", formatName(format)},
+                      {"format", formatName(k->format)},
                       {"local_size", json::Array{s.localSize[0], s.localSize[1], s.localSize[2]}},
                       {"object_hex", hex},
                       {"globals", ints(s.globals)},
@@ -155,9 +136,9 @@ int main(int argc, char **argv) {
                       {"uops", std::move(*uops)},
                       {"codegen_ms", k->codegenMs},
                       {"passes_ms", k->signature.passesMs},
-                      {"llvm_ms", k->llvmMs},
-                      {"llvm_opt_ms", k->llvmOptMs},
-                      {"llvm_emit_ms", k->llvmEmitMs},
+                      {"llvm_ms", k->backendMs},
+                      {"llvm_opt_ms", k->phases.get("llvm_opt")},
+                      {"llvm_emit_ms", k->phases.get("llvm_emit")},
                       {"compile_ms", ms}})
                << "\n";
   return 0;

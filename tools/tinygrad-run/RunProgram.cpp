@@ -86,9 +86,10 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   exec::ProgramOptions popts;
   if (!opts.target.empty() && opts.target != "cpu") {
     std::string why;
-    popts.target = TargetDescription::parse(opts.target, &why);
-    if (!popts.target)
+    std::optional<TargetDescription> target = TargetDescription::parse(opts.target, &why);
+    if (!target)
       return die(why);
+    popts.target = *target;
   }
   if (!opts.kernelGraphs.empty())
     popts.kernelGraph = [&](UOpRef) -> llvm::Expected<UOpRef> {

@@ -20,10 +20,9 @@
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/KernelCompiler.h"
 #include "tinygrad/Execution/BeamCPU.h"
 #include "tinygrad/Execution/LoadKernel.h"
-#include "tinygrad/Codegen/GPUPipeline.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
 #include "tinygrad-rt/runtime.h"
@@ -154,10 +153,11 @@ int main(int argc, char **argv) {
   Value root = getTinygradRoot(*module);
   if (!root)
     die("the ast has no root");
-  CPUCompileOptions opts;
+  CompileOptions opts;
   opts.keepMLIR = emitKind == "mlir";
-  opts.keepLLVMIR = emitKind == "llvm";
+  opts.keepDeviceIR = emitKind == "llvm" || emitKind == "gpu-ir";
   opts.keepAsm = emitKind == "asm";
+  opts.ptx = emitKind == "ptx";
   opts.printIRAfterAll = printAfterAll;
   opts.verifyEach = verifyEach;
   if (optsMode == "tinygrad")
@@ -209,64 +209,50 @@ int main(int argc, char **argv) {
     opts.optsToApply = found->opts;
   }
   const json::Object *varVals = rec->getObject("var_vals");
-  std::optional<CPUKernel> kernel;
-  std::optional<GPUKernel> gpuKernel;
-  if (target->isGPU()) {
-    if (!loweredPath.empty())
+  if (varVals)
+    for (auto &kv : *varVals)
+      if (auto v = kv.second.getAsInteger())
+        opts.varValues[kv.first.str()] = *v;
+  bool gpu = target->isGPU();
+  OwningOpRef<ModuleOp> lowered;
+  if (!loweredPath.empty()) {
+    if (gpu)
       die("--lowered runs CPU modules only");
-    GPUCompileOptions g;
-    g.optMode = opts.optMode;
-    g.keepMLIR = emitKind == "mlir";
-    g.keepDeviceIR = emitKind == "gpu-ir";
-    g.ptx = emitKind == "ptx";
-    g.printIRAfterAll = printAfterAll;
-    if (varVals)
-      for (auto &kv : *varVals)
-        if (auto v = kv.second.getAsInteger())
-          g.varValues[kv.first.str()] = *v;
-    FailureOr<GPUKernel> k = compileKernelForGPU(root, *target, g);
-    if (failed(k))
+    lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
+    if (!lowered)
       return 1;
-    gpuKernel = std::move(*k);
-  } else {
-    OwningOpRef<ModuleOp> lowered;
-    if (!loweredPath.empty()) {
-      lowered = parseSourceFile<ModuleOp>(loweredPath, &ctx);
-      if (!lowered)
-        return 1;
-    }
-    FailureOr<CPUKernel> k = lowered ? compileLoweredForCPU(*lowered) : compileKernelForCPU(root, opts);
-    if (failed(k))
-      return 1;
-    kernel = std::move(*k);
   }
-  const KernelSignature &sig = gpuKernel ? gpuKernel->signature : kernel->signature;
-  double codegenMs = gpuKernel ? gpuKernel->codegenMs : kernel->codegenMs;
+  FailureOr<CompiledKernel> compiled = lowered ? compileLoweredForCPU(*lowered) : compileKernel(root, *target, opts);
+  if (failed(compiled))
+    return 1;
+  CompiledKernel &kernel = *compiled;
+  const KernelSignature &sig = kernel.signature;
+  double codegenMs = kernel.codegenMs;
   // The CPU's LLVM time; a GPU target's lowering and serialization.
-  double backendMs = gpuKernel ? gpuKernel->lowerMs + gpuKernel->serializeMs : kernel->llvmMs;
+  double backendMs = kernel.backendMs;
 
   if (!emitKind.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(outPath, ec, llvm::sys::fs::OF_None);
     if (ec)
       die("cannot open " + outPath + ": " + ec.message());
-    if (gpuKernel) {
+    if (gpu) {
       if (emitKind == "mlir")
-        os << gpuKernel->mlir;
+        os << kernel.mlir;
       else if (emitKind == "gpu-ir")
-        os << gpuKernel->deviceIR;
-      else if (emitKind == formatName(gpuKernel->format))
-        os << gpuKernel->binary;
+        os << kernel.deviceIR;
+      else if (emitKind == formatName(kernel.format))
+        os << kernel.binary;
       else
-        die("--emit for " + target->name + " takes mlir, gpu-ir or " + formatName(gpuKernel->format));
+        die("--emit for " + target->name + " takes mlir, gpu-ir or " + formatName(kernel.format));
     } else if (emitKind == "mlir")
-      os << kernel->mlir;
+      os << kernel.mlir;
     else if (emitKind == "llvm")
-      os << kernel->llvmIR;
+      os << kernel.deviceIR;
     else if (emitKind == "asm")
-      os << kernel->assembly;
+      os << kernel.assembly;
     else if (emitKind == "obj")
-      os << kernel->object;
+      os << kernel.binary;
     else
       die("--emit takes mlir, llvm, asm or obj");
     // An AST without values (an exported kernel) is only shown.
@@ -274,19 +260,20 @@ int main(int argc, char **argv) {
       return 0;
   }
 
-  if (gpuKernel && target->kind != TargetKind::Vulkan) {
+  double lowerMs = kernel.phases.get("lower");
+  if (gpu && target->kind != TargetKind::Vulkan) {
     // No CUDA or AMD driver runs here: the binary is the result.
-    llvm::outs() << "COMPILED: " << formatName(gpuKernel->format) << ", " << gpuKernel->binary.size()
+    llvm::outs() << "COMPILED: " << formatName(kernel.format) << ", " << kernel.binary.size()
                  << " bytes for " << target->name << ", compile "
                  << llvm::format("%.2f", codegenMs + backendMs) << " ms\n";
     if (jsonOut)
       llvm::outs() << json::Value(json::Object{{"compiled", true},
                                                {"target", target->name},
-                                               {"format", formatName(gpuKernel->format)},
-                                               {"bytes", (int64_t)gpuKernel->binary.size()},
+                                               {"format", formatName(kernel.format)},
+                                               {"bytes", (int64_t)kernel.binary.size()},
                                                {"codegen_ms", codegenMs},
-                                               {"lower_ms", gpuKernel->lowerMs},
-                                               {"serialize_ms", gpuKernel->serializeMs},
+                                               {"lower_ms", lowerMs},
+                                               {"serialize_ms", backendMs - lowerMs},
                                                {"applied_opts", opt::toString(sig.appliedOpts)},
                                                {"beam", std::move(beamJSON)}})
                    << "\n";
@@ -295,14 +282,10 @@ int main(int argc, char **argv) {
 
   // Runtime: device, program, buffers.
   tgrt_device *dev = nullptr;
-  check(tgrt_device_open(gpuKernel ? "VULKAN" : "CPU", nullptr, &dev), "device");
+  check(tgrt_device_open(target->runtimeDevice(), nullptr, &dev), "device");
   tgrt_program *prog = nullptr;
-  if (gpuKernel)
-    check(exec::loadKernel(dev, (uint32_t)gpuKernel->format, gpuKernel->binary, sig, sig.localSize, &prog),
-          "creating the program");
-  else
-    check(exec::loadKernel(dev, TGRT_FORMAT_ELF, kernel->object, sig, sig.localSize, &prog),
-          "loading the kernel object");
+  check(exec::loadKernel(dev, (uint32_t)kernel.format, kernel.binary, sig, sig.localSize, &prog),
+        gpu ? "creating the program" : "loading the kernel object");
   double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   const json::Array *params = rec->getArray("params");
@@ -376,14 +359,14 @@ int main(int argc, char **argv) {
     args.push_back(tgrt_arg_int(*v));
   }
   auto t1 = std::chrono::steady_clock::now();
-  if (gpuKernel) {
+  if (gpu) {
     tgrt_dispatch d{};
     d.api_version = TGRT_API_VERSION;
     d.core_id_arg_index = -1;
     for (int i = 0; i < 3; ++i) {
-      if (gpuKernel->globalSizeFor[i] < 1 || gpuKernel->globalSizeFor[i] > UINT32_MAX)
+      if (kernel.globalSizeFor[i] < 1 || kernel.globalSizeFor[i] > UINT32_MAX)
         die("workgroups in dimension " + std::to_string(i) + " are not known for the case's var_vals");
-      d.global_size[i] = (uint32_t)gpuKernel->globalSizeFor[i];
+      d.global_size[i] = (uint32_t)kernel.globalSizeFor[i];
       d.local_size[i] = (uint32_t)sig.localSize[i];
     }
     check(tgrt_program_dispatch(prog, args.data(), args.size(), &d), "dispatch");
@@ -438,7 +421,7 @@ int main(int argc, char **argv) {
   llvm::outs() << (match ? "MATCH" : "MISMATCH") << ": " << (match ? checked : bad) << "/" << checked
                << (match ? " values, " : " values differ, ")
                << "compile " << llvm::format("%.2f", compileMs) << " ms (codegen "
-               << llvm::format("%.2f", codegenMs) << (gpuKernel ? ", lower " : ", llvm ")
+               << llvm::format("%.2f", codegenMs) << (gpu ? ", lower " : ", llvm ")
                << llvm::format("%.2f", backendMs) << "), run " << llvm::format("%.3f", runMs)
                << " ms\n";
   if (!match)
@@ -452,11 +435,11 @@ int main(int argc, char **argv) {
                                              {"target", target->name},
                                              {"codegen_ms", codegenMs},
                                              {"passes_ms", sig.passesMs},
-                                             {"llvm_ms", kernel ? kernel->llvmMs : 0.0},
-                                             {"llvm_opt_ms", kernel ? kernel->llvmOptMs : 0.0},
-                                             {"llvm_emit_ms", kernel ? kernel->llvmEmitMs : 0.0},
-                                             {"lower_ms", gpuKernel ? gpuKernel->lowerMs : 0.0},
-                                             {"serialize_ms", gpuKernel ? gpuKernel->serializeMs : 0.0},
+                                             {"llvm_ms", gpu ? 0.0 : backendMs},
+                                             {"llvm_opt_ms", kernel.phases.get("llvm_opt")},
+                                             {"llvm_emit_ms", kernel.phases.get("llvm_emit")},
+                                             {"lower_ms", lowerMs},
+                                             {"serialize_ms", gpu ? backendMs - lowerMs : 0.0},
                                              {"run_ms", runMs},
                                              {"applied_opts", opt::toString(sig.appliedOpts)},
                                              {"beam", std::move(beamJSON)},

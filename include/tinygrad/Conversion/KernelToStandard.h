@@ -64,18 +64,6 @@ struct KernelSignature {
   unsigned scalarWords = 0;
 };
 
-struct KernelLoweringOptions {
-  /// The target the kernel is compiled for; null: the host CPU with
-  /// `maxThreads` cores.
-  const TargetDescription *target = nullptr;
-  /// Cores the thread split may use (tinygrad's global_max); 0: the host's.
-  unsigned maxThreads = 0;
-  /// The kernel's KernelInfo (opts_to_apply / applied_opts), may be null.
-  tg::KernelInfoAttr info;
-  /// Whose heuristic picks the opts when the kernel names none.
-  opt::OptMode optMode = opt::OptMode::Ours;
-};
-
 /// The host's core count (what maxThreads = 0 means).
 unsigned hostThreads();
 
@@ -84,9 +72,13 @@ unsigned hostThreads();
 /// target a gpu.module `name`_module holding one gpu.func `name` kernel
 /// (KernelEmitter.cpp: the entry ABI, workgroup and private memory forms).
 /// Fails with a diagnostic at `loc` naming the op it cannot lower.
+/// `info` is the kernel's KernelInfo (opts_to_apply / applied_opts; may be
+/// null); `optMode` says whose heuristic picks the opts when it names none.
 FailureOr<KernelSignature> lowerKernelToStandard(ModuleOp module, sym::UOpRef kernel,
                                                  llvm::StringRef name, Location loc,
-                                                 const KernelLoweringOptions &opts = {});
+                                                 const TargetDescription &target,
+                                                 tg::KernelInfoAttr info = {},
+                                                 opt::OptMode optMode = opt::OptMode::Ours);
 
 } // namespace mlir::tinygrad
 

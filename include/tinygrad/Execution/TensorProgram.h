@@ -13,8 +13,7 @@
 #ifndef TINYGRAD_EXECUTION_TENSORPROGRAM_H
 #define TINYGRAD_EXECUTION_TENSORPROGRAM_H
 
-#include "tinygrad/Codegen/CPUPipeline.h"
-#include "tinygrad/Codegen/GPUPipeline.h"
+#include "tinygrad/Codegen/KernelCompiler.h"
 #include "tinygrad/Execution/AheadOfTime.h"
 #include "tinygrad/Target/TargetDescription.h"
 #include "tinygrad/Schedule/SchedulePipeline.h"
@@ -50,21 +49,21 @@ struct OutputInfo {
 };
 
 struct ProgramOptions {
-  /// What the kernels are compiled for and run on (its runtimeDevice());
-  /// the host CPU unless set.
-  std::optional<TargetDescription> target;
-  /// Per-kernel CPU compile options (threads, kept text, IR callbacks).
-  CPUCompileOptions cpu;
-  /// Per-kernel GPU compile options, for a GPU target.
-  GPUCompileOptions gpu;
+  /// What the kernels are compiled for and run on (its runtimeDevice()):
+  /// the host CPU with its cores unless set.
+  TargetDescription target = TargetDescription::host();
+  /// Per-kernel compile options (kept texts, IR callbacks); the schedule's
+  /// variable values are added to varValues for a GPU's launch.
+  CompileOptions kernel;
   /// The kernel graph of a call body; empty: ours (sched::getKernelGraph).
   sched::KernelGraphFn kernelGraph;
   /// Called after scheduling ("schedule", 1, 1) and after each kernel is
   /// compiled ("compile", k, kernels): long work can show progress.
   std::function<void(llvm::StringRef stage, uint64_t done, uint64_t total)> progress;
-  /// Called around each kernel's compile, e.g. to take a lock the LLVM
-  /// back end needs; empty: nothing.
-  std::function<FailureOr<CPUKernel>(Value root, const CPUCompileOptions &)> compile;
+  /// Compiles each kernel instead of a KernelCompiler of the program's own,
+  /// e.g. to share the embedder's pipelines under a lock the LLVM back end
+  /// needs; empty: the program's own.
+  std::function<FailureOr<CompiledKernel>(Value root, const TargetDescription &, const CompileOptions &)> compile;
 };
 
 /// Which step of TensorProgram::create failed.

@@ -59,6 +59,18 @@ enum class MathLowering {
   OCML,       ///< __ocml_* from ROCm's device libraries, or amdgcn intrinsics
 };
 
+/// Whose hand-coded heuristic picks a kernel's opts when it names none and
+/// the caller asks for ours (TG_OPTS=tinygrad always takes tinygrad's).
+enum class OptHeuristic {
+  /// Ours (lib/Codegen/Opt/OurHeuristic.cpp): tuned for the CPU's vector
+  /// lowering (register tiles, thread splits, staged panels).
+  Ours,
+  /// tinygrad's hand_coded_optimizations for its renderer (LOCAL/GROUP/
+  /// UPCAST tiles): a GPU's until it has its own; ours applied nothing to
+  /// a 4096 matmul there (one thread per output).
+  TinygradHandCoded,
+};
+
 /// The ALU ops tinygrad's renderers may or may not have (code_for_op keys
 /// that change which decompositions run).
 enum class NativeOp : unsigned { Exp2, Log2, Sin, Sqrt, Reciprocal, Trunc, FDiv, MulAcc, Max, Count };
@@ -94,7 +106,8 @@ struct TargetDescription {
   /// tg-gpu-loop-budget unrolls loops to fit or refuses the kernel.
   uint64_t maxLoopIterations = 0;
 
-  // -- what our heuristics size tiles for --
+  // -- how opts are chosen, and what our heuristics size tiles for --
+  OptHeuristic heuristic = OptHeuristic::Ours;
   unsigned vectorBytes = 32, vectorRegs = 16; ///< CPU vector registers
   unsigned cacheBytes = 256 << 10;            ///< one core's L2
   uint64_t lastCacheBytes = 8 << 20;          ///< the shared last-level cache

@@ -66,12 +66,8 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     bool staged = false;
     forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
     if (!staged) {
-      // Our heuristic is tuned for the CPU's vector lowering (register
-      // tiles, thread splits, staged panels); a GPU target gets tinygrad's
-      // hand-coded GPU choices (LOCAL/GROUP/UPCAST tiles) in both modes
-      // until it has its own: ours applied nothing to a 4096 matmul there
-      // (one thread per output).
-      if (mode == OptMode::Tinygrad || target.isGPU())
+      // The target says whose heuristic "ours" means (OptHeuristic).
+      if (mode == OptMode::Tinygrad || target.heuristic == OptHeuristic::TinygradHandCoded)
         handCodedOptimizations(k);
       else
         ourOptimizations(k);

@@ -395,7 +395,8 @@ unsigned mlir::tinygrad::hostThreads() {
 
 FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module, UOpRef kernel,
                                                                 StringRef name, Location loc,
-                                                                const KernelLoweringOptions &opts) {
+                                                                const TargetDescription &target,
+                                                                tg::KernelInfoAttr info, opt::OptMode optMode) {
   if (kernel->op != K::SINK) {
     mlir::emitError(loc, "a kernel is a SINK, got ") << sym::getOpName(kernel->op);
     return failure();
@@ -405,10 +406,8 @@ FailureOr<KernelSignature> mlir::tinygrad::lowerKernelToStandard(ModuleOp module
   // full_rewrite_to_sink's engine steps (lib/Codegen/Steps), then the
   // emitter gives the result its loops.
   SmallVector<opt::Opt> applied;
-  TargetDescription target =
-      opts.target ? *opts.target : TargetDescription::host(opts.maxThreads ? opts.maxThreads : hostThreads());
   std::string why;
-  sym::UOpRef k = codegen::fullRewriteToSink(ctx, kernel, {opts.info, target, opts.optMode}, &applied, why);
+  sym::UOpRef k = codegen::fullRewriteToSink(ctx, kernel, {info, target, optMode}, &applied, why);
   if (!k) {
     mlir::emitError(loc, why);
     return failure();

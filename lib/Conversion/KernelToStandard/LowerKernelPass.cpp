@@ -58,10 +58,7 @@ LogicalResult mlir::tinygrad::lowerKernelsInModule(ModuleOp module, unsigned thr
     auto info = cast<tg::KernelInfoAttr>(s->getAttr("arg"));
     std::string name = sinks.size() == 1 ? info.getName().str() : info.getName().str() + "_" + std::to_string(n);
     ++n;
-    KernelLoweringOptions opts;
-    opts.maxThreads = threads;
-    opts.target = &*target;
-    FailureOr<KernelSignature> sig = lowerKernelToStandard(module, root, name, s.getLoc(), opts);
+    FailureOr<KernelSignature> sig = lowerKernelToStandard(module, root, name, s.getLoc(), *target);
     if (failed(sig))
       return failure();
     Operation *fn = &module.getBody()->back();

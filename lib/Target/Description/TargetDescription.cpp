@@ -61,6 +61,7 @@ TargetDescription gpuBase(TargetKind kind) {
   t.hasLocal = true;
   t.hasShared = true;
   t.hasThreads = false;
+  t.heuristic = OptHeuristic::TinygradHandCoded;
   t.supportsFloat4 = true;
   t.vectorBytes = 16;
   t.vectorRegs = 0;

@@ -26,6 +26,13 @@ class PhaseTimes {
 public:
   void add(llvm::StringRef phase, double ms);
   const llvm::SmallVector<std::pair<std::string, double>> &entries() const { return entries_; }
+  /// The milliseconds of `phase` (0 if it did not run).
+  double get(llvm::StringRef phase) const {
+    for (const auto &[name, ms] : entries_)
+      if (name == phase)
+        return ms;
+    return 0;
+  }
   /// {"codegen": 1.25, ...}
   std::string json() const;
 
