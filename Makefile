@@ -49,5 +49,6 @@ docs: build
 	ninja -C $(BUILD) mlir-doc
 	cp $(BUILD)/docs/Dialects/*.md docs/Dialects/
 	cat $(BUILD)/docs/TinygradPasses.md $(BUILD)/docs/TinygradConversionPasses.md \
-	  $(BUILD)/docs/TinygradGPUConversionPasses.md > docs/Passes.md
+	  $(BUILD)/docs/TinygradCPUConversionPasses.md $(BUILD)/docs/TinygradGPUConversionPasses.md \
+	  $(BUILD)/docs/TinygradHCQConversionPasses.md > docs/Passes.md
 	python3 scripts/gen-op-index.py > docs/OpIndex.md

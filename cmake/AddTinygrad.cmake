@@ -9,6 +9,17 @@ function(tg_add_dialect name ns)
   add_dependencies(tinygrad-headers MLIR${name}IncGen)
 endfunction()
 
+# tg_add_passes(<td stem> <group>): a Passes.td's declarations
+# (<stem>.h.inc, registerTinygrad<group>Passes) as the target
+# Tinygrad<group>PassIncGen, and its generated doc Tinygrad<group>Passes.md.
+function(tg_add_passes stem group)
+  set(LLVM_TARGET_DEFINITIONS ${stem}.td)
+  mlir_tablegen(${stem}.h.inc -gen-pass-decls -name Tinygrad${group})
+  add_public_tablegen_target(Tinygrad${group}PassIncGen)
+  add_dependencies(tinygrad-headers Tinygrad${group}PassIncGen)
+  add_mlir_doc(${stem} Tinygrad${group}Passes ./ -gen-pass-doc)
+endfunction()
+
 # tg_add_library(<name> srcs... [DEPENDS ...] [LINK_LIBS ...])
 function(tg_add_library name)
   add_mlir_library(${name} ${ARGN} DISABLE_INSTALL)

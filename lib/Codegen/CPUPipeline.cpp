@@ -3,6 +3,7 @@
 
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Conversion/CPUPasses.h"
 #include "tinygrad/Target/CPU/CPUTarget.h"
 #include "tinygrad/Transforms/Passes.h"
 
@@ -78,12 +79,12 @@ FailureOr<CompiledKernel> CPUCompiler::compile(Value root, const TargetDescripti
     instrumented = std::make_unique<PassManager>(ctx, "builtin.module");
     pm = instrumented.get();
     instrumentPassManager(*pm, opts);
-    cpu::buildStandardToLLVMPipeline(*pm);
+    buildStandardToLLVMCPUPipeline(*pm);
   } else if (!pm) {
     toLLVM = std::make_unique<PassManager>(ctx, "builtin.module");
     pm = toLLVM.get();
     pm->enableVerifier(false);
-    cpu::buildStandardToLLVMPipeline(*pm);
+    buildStandardToLLVMCPUPipeline(*pm);
   }
   if (failed(pm->run(*module)))
     return sinkOp->emitError("lowering to the llvm dialect failed");

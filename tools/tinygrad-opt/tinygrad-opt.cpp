@@ -31,6 +31,6 @@ int main(int argc, char **argv) {
   mlir::tinygrad::registerGPUConversionPasses();
   mlir::tinygrad::registerGPUConversionDependencies(registry);
   // convert-hcq-to-runtime (schedules as runtime calls).
-  mlir::tinygrad::registerConvertHCQToRuntimePass();
+  mlir::tinygrad::registerTinygradHCQConversionPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tinygrad optimizer driver\n", registry));
 }

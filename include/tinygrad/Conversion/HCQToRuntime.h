@@ -19,14 +19,18 @@
 #define TINYGRAD_CONVERSION_HCQTORUNTIME_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 
 namespace mlir::tinygrad {
 
+#define GEN_PASS_DECL
+#include "tinygrad/Conversion/HCQPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tinygrad/Conversion/HCQPasses.h.inc"
+
 /// Converts every func.func of `module` that takes or uses hcq values.
 LogicalResult convertHCQToRuntime(ModuleOp module);
-
-/// Registers `convert-hcq-to-runtime` for tinygrad-opt.
-void registerConvertHCQToRuntimePass();
 
 } // namespace mlir::tinygrad
 

@@ -16,6 +16,11 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+namespace mlir::tinygrad {
+#define GEN_PASS_DEF_CONVERTHCQTORUNTIME
+#include "tinygrad/Conversion/HCQPasses.h.inc"
+} // namespace mlir::tinygrad
+
 using namespace mlir;
 using namespace mlir::tinygrad;
 
@@ -221,13 +226,7 @@ public:
   }
 };
 
-struct ConvertHCQToRuntimePass : PassWrapper<ConvertHCQToRuntimePass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvertHCQToRuntimePass)
-  StringRef getArgument() const override { return "convert-hcq-to-runtime"; }
-  StringRef getDescription() const override {
-    return "hcq queue commands as calls of the runtime's tgrt_hcq_* functions (one host function per schedule)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override { registry.insert<LLVM::LLVMDialect>(); }
+struct ConvertHCQToRuntimePass : mlir::tinygrad::impl::ConvertHCQToRuntimeBase<ConvertHCQToRuntimePass> {
   void runOnOperation() override {
     if (failed(convertHCQToRuntime(getOperation())))
       signalPassFailure();
@@ -247,5 +246,3 @@ LogicalResult mlir::tinygrad::convertHCQToRuntime(ModuleOp module) {
       return failure();
   return success();
 }
-
-void mlir::tinygrad::registerConvertHCQToRuntimePass() { PassRegistration<ConvertHCQToRuntimePass>(); }

@@ -10,7 +10,7 @@
 #include "tinygrad/Dialect/TG/IR/OpTable.h"
 #include "tinygrad/Dialect/TG/IR/TG.h"
 #include "tinygrad/Symbolic/Bridge.h"
-#include "tinygrad/Target/CPU/CPUTarget.h"
+#include "tinygrad/Conversion/CPUPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -101,7 +101,7 @@ void mlir::tinygrad::registerConversionPipelines() {
       "Kernel AST to the llvm dialect for the host CPU (what the library compiles)",
       [](OpPassManager &pm) {
         pm.addPass(createLowerKernel());
-        cpu::buildStandardToLLVMPipeline(pm);
+        buildStandardToLLVMCPUPipeline(pm);
       });
-  cpu::registerCPUPasses();
+  registerTinygradCPUConversionPasses();
 }

@@ -1,22 +1,10 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
 
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Approximation.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -47,88 +35,6 @@
 using namespace mlir;
 
 namespace mlir::tinygrad::cpu {
-namespace {
-
-/// Transcendentals become MLIR's polynomial approximations (vectorizable,
-/// no libm calls in the object, which tinygrad's loader cannot link).
-struct ApproximateMathPass : PassWrapper<ApproximateMathPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
-  StringRef getArgument() const override { return "tg-approximate-math"; }
-  StringRef getDescription() const override {
-    return "Expand exp2/log2/sin/... into polynomial approximations (no libm calls)";
-  }
-  void getDependentDialects(DialectRegistry &r) const override {
-    r.insert<arith::ArithDialect, math::MathDialect, vector::VectorDialect>();
-  }
-  LogicalResult initialize(MLIRContext *ctx) override {
-    RewritePatternSet set(ctx);
-    math::populateExpansionPatterns(set, {"exp2"});
-    populateMathPolynomialApproximationPatterns(set, MathPolynomialApproximationOptions{});
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    // Most kernels have no transcendental: a walk is cheaper than the
-    // greedy driver's worklist over the whole module.
-    bool any = getOperation()
-                   ->walk([](Operation *op) {
-                     return isa<math::MathDialect>(op->getDialect()) ? WalkResult::interrupt()
-                                                                     : WalkResult::advance();
-                   })
-                   .wasInterrupted();
-    if (any && failed(applyPatternsGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
-
-/// bf16 conversions as integer bit operations (round to nearest even, NaN
-/// kept quiet): LLVM lowers them to compiler-rt calls (__truncsfbf2) on
-/// hosts without native bf16 converts, which tinygrad's loader cannot link.
-struct ExpandBF16Pass : PassWrapper<ExpandBF16Pass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBF16Pass)
-  StringRef getArgument() const override { return "tg-expand-bf16"; }
-  StringRef getDescription() const override {
-    return "Expand bf16 extf/truncf into integer operations (no compiler-rt calls)";
-  }
-  void getDependentDialects(DialectRegistry &r) const override { r.insert<arith::ArithDialect>(); }
-  LogicalResult initialize(MLIRContext *ctx) override {
-    RewritePatternSet set(ctx);
-    arith::populateExpandBFloat16Patterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    auto isBF16 = [](Type t) { return isa<BFloat16Type>(getElementTypeOrSelf(t)); };
-    bool any = getOperation()
-                   ->walk([&](Operation *op) {
-                     bool conv = isa<arith::ExtFOp, arith::TruncFOp>(op) &&
-                                 (isBF16(op->getOperand(0).getType()) || isBF16(op->getResult(0).getType()));
-                     return conv ? WalkResult::interrupt() : WalkResult::advance();
-                   })
-                   .wasInterrupted();
-    if (any && failed(applyPatternsGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
-
-} // namespace
-
-void buildStandardToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(std::make_unique<ApproximateMathPass>());
-  pm.addPass(std::make_unique<ExpandBF16Pass>());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertToLLVMCPUPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-void registerCPUPasses() {
-  PassRegistration<ApproximateMathPass>();
-  PassRegistration<ExpandBF16Pass>();
-  registerConvertToLLVMCPUPass();
-}
 
 std::string hostCPUDescription() {
   return llvm::sys::getHostCPUName().str();

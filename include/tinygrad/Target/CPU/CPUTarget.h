@@ -1,9 +1,8 @@
 //===- CPUTarget.h - lowering kernels to host object code --------*- C++ -*-===//
 //
-// The CPU backend's half of the pipeline after the kernel is in upstream
-// dialects: upstream conversions to the llvm dialect, translation to LLVM
-// IR, LLVM's O3 pipeline for the host CPU and an ELF relocatable object,
-// all in-process. The object follows tinygrad's CPU ABI (one .text, kernel
+// The CPU target's serialization, after the kernel is in the llvm dialect
+// (lib/Conversion/StandardToLLVMCPU): translation to LLVM IR, LLVM's O3
+// pipeline for the host CPU and an ELF relocatable object, all in-process. The object follows tinygrad's CPU ABI (one .text, kernel
 // first, PIC, small code model), so it runs in our runtime and in
 // tinygrad's own CPUProgram loader.
 //
@@ -16,18 +15,6 @@
 #include <string>
 
 namespace mlir::tinygrad::cpu {
-
-/// func/scf/arith/math/memref → llvm dialect (the `tg-lower-to-llvm-cpu`
-/// pipeline after the kernel lowering).
-void buildStandardToLLVMPipeline(OpPassManager &pm);
-/// Registers `tg-approximate-math`, `tg-expand-bf16` and
-/// `tg-convert-to-llvm-cpu`.
-void registerCPUPasses();
-
-/// vector/math/arith/memref/func/cf/ub → llvm as one conversion whose
-/// patterns are built once per pass manager (bare-pointer arguments).
-std::unique_ptr<Pass> createConvertToLLVMCPUPass();
-void registerConvertToLLVMCPUPass();
 
 struct ObjectOutput {
   std::string object;   ///< ELF relocatable object

@@ -1,4 +1,4 @@
-//===- ConvertToLLVM.cpp - one conversion of a kernel to the llvm dialect --===//
+//===- ConvertToLLVMCPU.cpp - one conversion of a kernel to the llvm dialect -===//
 //
 // What upstream's six *-to-llvm passes do, as one pass whose pattern sets
 // are built once in initialize(): a PassManager that is kept across
@@ -7,7 +7,7 @@
 // patterns are upstream's; only their grouping is ours.
 //
 //===----------------------------------------------------------------------===//
-#include "tinygrad/Target/CPU/CPUTarget.h"
+#include "tinygrad/Conversion/CPUPasses.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -29,23 +29,19 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+namespace mlir::tinygrad {
+#define GEN_PASS_DEF_CONVERTTOLLVMCPU
+#include "tinygrad/Conversion/CPUPasses.h.inc"
+} // namespace mlir::tinygrad
+
 using namespace mlir;
 
 namespace {
 
-struct ConvertToLLVMCPUPass : PassWrapper<ConvertToLLVMCPUPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvertToLLVMCPUPass)
+struct ConvertToLLVMCPUPass : tinygrad::impl::ConvertToLLVMCPUBase<ConvertToLLVMCPUPass> {
   ConvertToLLVMCPUPass() = default;
-  ConvertToLLVMCPUPass(const ConvertToLLVMCPUPass &) {}
-
-  StringRef getArgument() const override { return "tg-convert-to-llvm-cpu"; }
-  StringRef getDescription() const override {
-    return "vector/math/arith/memref/func/cf/ub to the llvm dialect in one conversion "
-           "(bare-pointer kernel arguments, tinygrad's CPU calling convention)";
-  }
-  void getDependentDialects(DialectRegistry &r) const override {
-    r.insert<LLVM::LLVMDialect, arith::ArithDialect, vector::VectorDialect>();
-  }
+  // A clone builds its pattern sets again in initialize().
+  ConvertToLLVMCPUPass(const ConvertToLLVMCPUPass &other) : ConvertToLLVMCPUBase(other) {}
 
   LogicalResult initialize(MLIRContext *ctx) override {
     // n-D and composite vector ops to the 1-D forms the conversion patterns
@@ -103,9 +99,3 @@ struct ConvertToLLVMCPUPass : PassWrapper<ConvertToLLVMCPUPass, OperationPass<Mo
 };
 
 } // namespace
-
-std::unique_ptr<Pass> mlir::tinygrad::cpu::createConvertToLLVMCPUPass() {
-  return std::make_unique<ConvertToLLVMCPUPass>();
-}
-
-void mlir::tinygrad::cpu::registerConvertToLLVMCPUPass() { PassRegistration<ConvertToLLVMCPUPass>(); }
