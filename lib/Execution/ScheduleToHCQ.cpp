@@ -1,13 +1,17 @@
 //===- ScheduleToHCQ.cpp - a schedule as hcq queue commands ---------------===//
 //
 // Two passes over the steps, as HCQGraph.__init__: the first assigns each
-// step its queue and its waits (DepsTracker, _resolve_deps) and marks the
-// steps something waits for; the second emits the queues' commands.
+// step its queue and its waits (DepsTracker, _resolve_deps: the planner in
+// tinygrad-rt/hcq_deps.hpp, which the runtime's graph recorder shares) and
+// marks the steps something waits for; the second emits the queues'
+// commands.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Execution/ScheduleToHCQ.h"
 
 #include "tinygrad/Dialect/HCQ/IR/HCQ.h"
+
+#include "tinygrad-rt/hcq_deps.hpp"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,58 +35,7 @@ struct QueueKey {
   }
 };
 
-/// A dependency: step value `value` (= step index + 1) on queue `queue`.
-struct Dep {
-  unsigned queue;
-  uint64_t value;
-};
-
-/// tinygrad's DepsTracker (device.py): per allocation, the byte ranges last
-/// written and read since, each with the step that did it.
-class DepsTracker {
-  struct Range {
-    int64_t begin, end;
-    Dep dep;
-  };
-  std::map<unsigned, std::vector<Range>> writes_, reads_;
-
-public:
-  /// The steps an access of `bufs` (those in `written` stored to) must wait
-  /// for, after which the access is recorded as `dep`.
-  std::vector<Dep> access(const std::vector<HCQBuffer> &bufs, const std::vector<bool> &written, Dep dep) {
-    std::vector<Dep> wait;
-    auto overlapping = [&](const std::vector<Range> &rs, const HCQBuffer &b) {
-      for (const Range &r : rs)
-        if (r.begin < b.end && b.begin < r.end)
-          wait.push_back(r.dep);
-    };
-    for (size_t i = 0; i < bufs.size(); ++i) {
-      overlapping(writes_[bufs[i].storage], bufs[i]);
-      if (written[i])
-        overlapping(reads_[bufs[i].storage], bufs[i]);
-    }
-    for (size_t i = 0; i < bufs.size(); ++i) {
-      const HCQBuffer &b = bufs[i];
-      if (!written[i]) {
-        reads_[b.storage].push_back({b.begin, b.end, dep});
-        continue;
-      }
-      // A write hides what it overwrites: keep only the parts outside it.
-      for (auto *map : {&writes_, &reads_}) {
-        std::vector<Range> kept;
-        for (const Range &r : (*map)[b.storage]) {
-          if (r.begin < std::min(b.begin, r.end))
-            kept.push_back({r.begin, std::min(b.begin, r.end), r.dep});
-          if (std::max(b.end, r.begin) < r.end)
-            kept.push_back({std::max(b.end, r.begin), r.end, r.dep});
-        }
-        (*map)[b.storage] = std::move(kept);
-      }
-      writes_[b.storage].push_back({b.begin, b.end, dep});
-    }
-    return wait;
-  }
-};
+using tgrt::hcq_deps::Dep;
 
 struct Planned {
   unsigned queue;
@@ -115,13 +68,13 @@ FailureOr<func::FuncOp> exec::buildHCQSchedule(OpBuilder &b, Location loc, Strin
       queues.push_back(k);
     return it->second;
   };
-  std::vector<std::optional<uint64_t>> lastStep;               // per queue: last step value
-  std::vector<std::map<unsigned, uint64_t>> queueAccess;       // per queue: value known reached, per queue
   std::vector<Planned> plan(in.steps.size());
-  DepsTracker deps;
+  tgrt::hcq_deps::Planner planner;
   for (auto [j, step] : llvm::enumerate(in.steps)) {
-    std::vector<HCQBuffer> bufs;
-    std::vector<bool> written;
+    std::vector<tgrt::hcq_deps::Access> accesses;
+    auto touch = [&](const HCQBuffer &buf, bool written) {
+      accesses.push_back({buf.storage, buf.begin, buf.end, written});
+    };
     unsigned device;
     hcq::QueueKind kind;
     if (step.kind == HCQStep::Exec) {
@@ -134,8 +87,7 @@ FailureOr<func::FuncOp> exec::buildHCQSchedule(OpBuilder &b, Location loc, Strin
         if (arg.kind == HCQExecArg::Buffer) {
           if (arg.index >= in.buffers.size())
             return bad("step " + Twine(j) + " names buffer " + Twine(arg.index));
-          bufs.push_back(in.buffers[arg.index]);
-          written.push_back(llvm::is_contained(step.written, a));
+          touch(in.buffers[arg.index], llvm::is_contained(step.written, a));
         } else if (arg.kind == HCQExecArg::Var && arg.index >= in.vars.size()) {
           return bad("step " + Twine(j) + " names variable " + Twine(arg.index));
         }
@@ -147,50 +99,31 @@ FailureOr<func::FuncOp> exec::buildHCQSchedule(OpBuilder &b, Location loc, Strin
       // enqueuing on the src device").
       device = in.buffers[step.src].device;
       kind = hcq::QueueKind::Copy;
-      bufs = {in.buffers[step.dst], in.buffers[step.src]};
-      written = {true, false};
+      touch(in.buffers[step.dst], true);
+      touch(in.buffers[step.src], false);
     }
     unsigned q = queueFor({device, kind});
-    lastStep.resize(queues.size());
-    queueAccess.resize(queues.size());
-    uint64_t value = j + 1;
-    std::vector<Dep> all = deps.access(bufs, written, {q, value});
-    if (lastStep[q])
-      all.push_back({q, *lastStep[q]});
-    std::stable_sort(all.begin(), all.end(), [](const Dep &x, const Dep &y) { return x.value > y.value; });
-    std::vector<Dep> waits;
-    for (const Dep &d : all) {
-      auto it = queueAccess[q].find(d.queue);
-      if (it != queueAccess[q].end() && it->second >= d.value)
-        continue;
-      queueAccess[q][d.queue] = d.value;
-      // Same-queue order needs no wait: our engines run a queue in order.
-      if (d.queue != q)
-        waits.push_back(d);
-    }
+    std::vector<Dep> waits = planner.step(q, accesses, j + 1);
     for (const Dep &d : waits)
       plan[d.value - 1].signals = true;
-    std::reverse(waits.begin(), waits.end());
     plan[j] = {q, std::move(waits), false};
-    lastStep[q] = value;
   }
   // Every device that has queues gets a compute queue: it joins the
   // device's copy queues at the end and raises the value the host waits for.
   for (size_t i = 0, n = queues.size(); i < n; ++i)
     queueFor({queues[i].device, hcq::QueueKind::Compute});
-  lastStep.resize(queues.size());
-  queueAccess.resize(queues.size());
   std::vector<std::vector<Dep>> finalWaits(queues.size());
   for (unsigned q = 0; q < queues.size(); ++q) {
     if (queues[q].kind != hcq::QueueKind::Compute)
       continue;
     for (unsigned c = 0; c < queues.size(); ++c) {
-      if (queues[c].kind != hcq::QueueKind::Copy || queues[c].device != queues[q].device || !lastStep[c])
+      std::optional<uint64_t> last = planner.last(c);
+      if (queues[c].kind != hcq::QueueKind::Copy || queues[c].device != queues[q].device || !last)
         continue;
-      if (auto it = queueAccess[q].find(c); it != queueAccess[q].end() && it->second >= *lastStep[c])
+      if (planner.covers(q, {c, *last}))
         continue; // an earlier wait already covers it
-      finalWaits[q].push_back({c, *lastStep[c]});
-      plan[*lastStep[c] - 1].signals = true;
+      finalWaits[q].push_back({c, *last});
+      plan[*last - 1].signals = true;
     }
   }
 

@@ -125,6 +125,8 @@ class TestRuntimeGraph(unittest.TestCase):
         self.assertEqual(r["graphs"], 1)
         self.assertEqual(r["copies"], 1)
         self.assertEqual(r["launches"], 4)
+        # the copy is on the copy queue: x * 3 + 1 waits for it; a - 1 only reads what the copy reads
+        self.assertEqual(r["waits"], 1)
 
     def test_core_id_kernels_run_on_all_threads(self):
         self.cpu_only()

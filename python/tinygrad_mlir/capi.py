@@ -203,20 +203,21 @@ _SIGNATURES = {
     # graphs (runtime_graph.py)
     "tgrt_buffer_import_host": ([_P, _P, ctypes.c_size_t, _PP], ctypes.c_int),
     "tgrt_program_load": ([_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _PP], ctypes.c_int),
-    "tgrt_queue_create": ([_P, ctypes.c_int, _PP], ctypes.c_int),
-    "tgrt_queue_destroy": ([_P], ctypes.c_int),
-    "tgrt_queue_dispatch": ([_P, _P, _P, ctypes.c_uint32, _P], ctypes.c_int),
-    "tgrt_queue_copy": ([_P, _P, ctypes.c_size_t, _P, ctypes.c_size_t, ctypes.c_size_t], ctypes.c_int),
     "tgrt_signal_create": ([_P, ctypes.c_uint64, _PP], ctypes.c_int),
     "tgrt_signal_destroy": ([_P], ctypes.c_int),
     "tgrt_signal_wait": ([_P, ctypes.c_uint64, ctypes.c_uint64], ctypes.c_int),
-    "tgrt_graph_create": ([_PP, ctypes.c_uint32, _PP], ctypes.c_int),
     "tgrt_graph_destroy": ([_P], ctypes.c_int),
     "tgrt_graph_exec_count": ([_P, ctypes.POINTER(ctypes.c_uint32)], ctypes.c_int),
     "tgrt_graph_update_buffer": ([_P, _P, _P], ctypes.c_int),
     "tgrt_graph_update_arg": ([_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int64], ctypes.c_int),
     "tgrt_graph_update_dispatch": ([_P, ctypes.c_uint32, ctypes.c_uint32 * 3], ctypes.c_int),
     "tgrt_graph_launch": ([_P, _P, ctypes.c_uint64], ctypes.c_int),
+    "tgrt_graph_recorder_create": ([_P, _PP], ctypes.c_int),
+    "tgrt_graph_recorder_destroy": ([_P], ctypes.c_int),
+    "tgrt_graph_recorder_dispatch": ([_P, _P, _P, ctypes.c_uint32, _P, ctypes.c_uint64], ctypes.c_int),
+    "tgrt_graph_recorder_copy": ([_P, _P, ctypes.c_size_t, _P, ctypes.c_size_t, ctypes.c_size_t], ctypes.c_int),
+    "tgrt_graph_recorder_wait_count": ([_P, ctypes.POINTER(ctypes.c_uint32)], ctypes.c_int),
+    "tgrt_graph_recorder_finish": ([_P, _PP], ctypes.c_int),
 }
 
 _lib = None

@@ -4,9 +4,10 @@ tinygrad's JIT (engine/jit.py) splits a captured schedule into batches that a de
 accepts (`supports_uop`) and runs each batch as one graph call; everything else replays kernel by
 kernel. tinygrad's CPU device has no graph, so without this module TinyJit on DEV=CPU:MLIR replays
 through tinygrad's CPU runner, one ctypes call per kernel. `RuntimeGraph` is a `MultiGraphRunner`
-(tinygrad's HCQGraph is one too) that records a batch once into a queue of our runtime
-(tgrt_queue_dispatch / tgrt_queue_copy, in the batch's order on one compute queue, which runs in order)
-and captures it as a `tgrt_graph` (runtime.h). Each call then patches only what changed since the last
+(tinygrad's HCQGraph is one too) that records a batch once through our runtime's graph recorder
+(tgrt_graph_recorder_*, runtime.h), which does what HCQGraph.__init__ does: kernels on the device's compute
+queue, copies on its copy queue, and between the two only the waits the data dependencies need (a kernel's
+written buffers are its ProgramInfo.outs), and captures it as a `tgrt_graph`. Each call then patches only what changed since the last
 one, as HCQGraph does, and launches the graph:
 
 * a buffer that comes from a JIT input (a PARAM, or a view of one) is a use of its own in the
@@ -41,10 +42,9 @@ from tinygrad.uop.ops import Ops
 from . import capi
 from .gpu_device import TGRT_API_VERSION, TGRT_ARG_BUFFER, TGRT_ARG_INT, VulkanDevice, _Arg, _Dispatch
 
-stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "buffer_updates": 0, "arg_updates": 0,
+stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "waits": 0, "buffer_updates": 0, "arg_updates": 0,
          "dispatch_updates": 0}
 
-TGRT_QUEUE_COMPUTE = 0
 TGRT_WAIT_INFINITE = 2**64 - 1
 
 
@@ -138,7 +138,7 @@ class RuntimeGraph(MultiGraphRunner):
 
     def _record(self, input_uops):
         dev = self.rt_device()
-        q = _new("tgrt_queue_create", dev, TGRT_QUEUE_COMPUTE)
+        q = _new("tgrt_graph_recorder_create", dev)
         try:
             j = 0
             for ci, call in enumerate(self.linear.src):
@@ -148,13 +148,16 @@ class RuntimeGraph(MultiGraphRunner):
                 for lane in range(len(list(unwrap_multi(call, resolve_params(call, input_uops))))):
                     self._record_call(q, j, lane, dyn)
                     j += 1
-            self._graph = _new("tgrt_graph_create", ctypes.byref(ctypes.c_void_p(q)), 1)
+            self._graph = _new("tgrt_graph_recorder_finish", q)
+            waits = ctypes.c_uint32()
+            _call("tgrt_graph_recorder_wait_count", q, ctypes.byref(waits))
+            stats["waits"] += waits.value
             n = ctypes.c_uint32()
             _call("tgrt_graph_exec_count", self._graph, ctypes.byref(n))
             if n.value != len(self._exec_of):  # the exec indices the patches name
                 raise RuntimeError(f"tgrt_graph captured {n.value} execs, {len(self._exec_of)} were recorded")
         finally:
-            _call("tgrt_queue_destroy", q)
+            _call("tgrt_graph_recorder_destroy", q)
         self._signal = _new("tgrt_signal_create", dev, 0)
 
     def _record_call(self, q, j, lane, dyn):
@@ -173,7 +176,7 @@ class RuntimeGraph(MultiGraphRunner):
 
         if ast.op is Ops.COPY:
             dst, src = operand(0), operand(1)
-            _call("tgrt_queue_copy", q, dst, 0, src, 0, bufs[0].nbytes)
+            _call("tgrt_graph_recorder_copy", q, dst, 0, src, 0, bufs[0].nbytes)
             stats["copies"] += 1
             return
         info = ast.arg
@@ -185,8 +188,10 @@ class RuntimeGraph(MultiGraphRunner):
             args[len(info.globals) + i] = _Arg(TGRT_ARG_INT, 0, None, int(device_vars.get(v.expr, 0)) & (2**64 - 1))
         base = self.launch_dims_base.get(j, (info.global_size, info.local_size))[0]
         d = self.dispatch(ast, [x if isinstance(x, int) else 1 for x in base])
-        _call("tgrt_queue_dispatch", q, self.program_handle(ast, device), args, len(info.globals) + len(info.vars),
-              ctypes.byref(d))
+        # the buffers the kernel writes (all of them if its info does not say)
+        written = sum(1 << k for k, pos in enumerate(info.globals) if pos in info.outs or not info.outs)
+        _call("tgrt_graph_recorder_dispatch", q, self.program_handle(ast, device), args,
+              len(info.globals) + len(info.vars), ctypes.byref(d), ctypes.c_uint64(written))
         self._exec_of[j] = len(self._exec_of)
         stats["execs"] += 1
 

@@ -37,14 +37,40 @@ Status recordExec(const char *function, tgrt_queue *queue, tgrt_program *program
   if (queue->type != TGRT_QUEUE_COMPUTE)
     return failf(TGRT_INVALID_ARGUMENT, "%s: exec needs a compute queue", function);
   Command c(Command::Exec);
-  TGRT_RETURN_IF_ERROR(prepareLaunch(function, program, args, numArgs, dispatch, c.launch, &c.keep));
-  if (program->device.get() != queue->device.get())
-    return failf(TGRT_INVALID_ARGUMENT, "%s: the program belongs to another device", function);
-  c.program = Ref<tgrt_program>::share(program);
+  TGRT_RETURN_IF_ERROR(makeExec(function, queue->device.get(), program, args, numArgs, dispatch, c));
   return record(queue, std::move(c));
 }
 
 } // namespace
+
+Status tgrt::makeExec(const char *function, tgrt_device *device, tgrt_program *program, const tgrt_arg *args,
+                      uint32_t numArgs, const tgrt_dispatch &dispatch, Command &out) {
+  Command c(Command::Exec);
+  TGRT_RETURN_IF_ERROR(prepareLaunch(function, program, args, numArgs, dispatch, c.launch, &c.keep));
+  if (program->device.get() != device)
+    return failf(TGRT_INVALID_ARGUMENT, "%s: the program belongs to another device", function);
+  c.program = Ref<tgrt_program>::share(program);
+  out = std::move(c);
+  return TGRT_OK;
+}
+
+Status tgrt::makeCopy(const char *function, tgrt_device *device, tgrt_buffer *dst, size_t dstOffset,
+                      tgrt_buffer *src, size_t srcOffset, size_t size, Command &out) {
+  TGRT_RETURN_IF_ERROR(checkHandle(dst, function, "dst"));
+  TGRT_RETURN_IF_ERROR(checkHandle(src, function, "src"));
+  TGRT_RETURN_IF_ERROR(checkRange(dst, dstOffset, size, function, "destination"));
+  TGRT_RETURN_IF_ERROR(checkRange(src, srcOffset, size, function, "source"));
+  if (dst->device.get() != device || src->device.get() != device)
+    return failf(TGRT_INVALID_ARGUMENT, "%s: a buffer belongs to another device", function);
+  Command c(Command::Copy);
+  c.dst = Ref<tgrt_buffer>::share(dst);
+  c.dstOffset = dstOffset;
+  c.src = Ref<tgrt_buffer>::share(src);
+  c.srcOffset = srcOffset;
+  c.size = size;
+  out = std::move(c);
+  return TGRT_OK;
+}
 
 DeviceCommand Command::deviceCommand() const {
   DeviceCommand d;
@@ -113,18 +139,8 @@ tgrt_status tgrt_queue_copy(tgrt_queue *queue, tgrt_buffer *dst, size_t dst_offs
                             size_t src_offset, size_t size) {
   return apiCall("tgrt_queue_copy", [&]() -> Status {
     TGRT_RETURN_IF_ERROR(checkHandle(queue, "tgrt_queue_copy", "queue"));
-    TGRT_RETURN_IF_ERROR(checkHandle(dst, "tgrt_queue_copy", "dst"));
-    TGRT_RETURN_IF_ERROR(checkHandle(src, "tgrt_queue_copy", "src"));
-    TGRT_RETURN_IF_ERROR(checkRange(dst, dst_offset, size, "tgrt_queue_copy", "destination"));
-    TGRT_RETURN_IF_ERROR(checkRange(src, src_offset, size, "tgrt_queue_copy", "source"));
-    if (dst->device.get() != queue->device.get() || src->device.get() != queue->device.get())
-      return fail(TGRT_INVALID_ARGUMENT, "tgrt_queue_copy: a buffer belongs to another device");
     Command c(Command::Copy);
-    c.dst = Ref<tgrt_buffer>::share(dst);
-    c.dstOffset = dst_offset;
-    c.src = Ref<tgrt_buffer>::share(src);
-    c.srcOffset = src_offset;
-    c.size = size;
+    TGRT_RETURN_IF_ERROR(makeCopy("tgrt_queue_copy", queue->device.get(), dst, dst_offset, src, src_offset, size, c));
     return record(queue, std::move(c));
   });
 }

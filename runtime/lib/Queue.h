@@ -85,6 +85,14 @@ struct Command {
   uint64_t span = 0;                   // Signal/Wait: per-epoch step (graphs)
 };
 
+/// An exec of `program` on `device`, checked as recording it is
+/// (tgrt_queue_dispatch; also the graph recorder's).
+Status makeExec(const char *function, tgrt_device *device, tgrt_program *program, const tgrt_arg *args,
+                uint32_t numArgs, const tgrt_dispatch &dispatch, Command &out);
+/// A copy between buffers of `device`, bounds-checked (tgrt_queue_copy).
+Status makeCopy(const char *function, tgrt_device *device, tgrt_buffer *dst, size_t dstOffset,
+                tgrt_buffer *src, size_t srcOffset, size_t size, Command &out);
+
 /// A recording. `inFlight` counts the submissions holding it: the owner
 /// (a queue or a graph) may change it in place only while that is 0, and
 /// the engine's release of its count orders its last reads before the

@@ -432,6 +432,41 @@ TGRT_API tgrt_status tgrt_graph_update_dispatch(tgrt_graph *graph, uint32_t exec
  * captured queue of this launch has completed. */
 TGRT_API tgrt_status tgrt_graph_launch(tgrt_graph *graph, tgrt_signal *signal, uint64_t value);
 
+/* ---- graph recorder (HCQGraph's queues and waits) ---------------------- */
+
+/* Records a schedule for a graph as tinygrad's HCQGraph does: execs on the
+ * device's compute queue, copies on its copy queue (the two engines run
+ * concurrently), and between them only the waits the schedule's data
+ * dependencies need: a command waits for the latest command of the other
+ * queue that wrote memory it reads, or read or wrote memory it writes
+ * (byte ranges of the same allocation, views included; on devices with host
+ * memory, overlapping host addresses), never for work of its own queue
+ * (queues run in order), and not again for what an earlier wait of its
+ * queue already covers. The commands a wait names signal a timeline signal
+ * of their queue that the graph owns (rebased per launch). */
+typedef struct tgrt_graph_recorder tgrt_graph_recorder;
+
+TGRT_API tgrt_status tgrt_graph_recorder_create(tgrt_device *device, tgrt_graph_recorder **out_recorder);
+TGRT_API tgrt_status tgrt_graph_recorder_destroy(tgrt_graph_recorder *recorder);
+/* Records an exec (arguments as tgrt_queue_dispatch). Bit i of
+ * written_args set: the kernel writes buffer argument i (tinygrad's
+ * ProgramSpec.outs); the other buffer arguments are only read. */
+TGRT_API tgrt_status tgrt_graph_recorder_dispatch(tgrt_graph_recorder *recorder, tgrt_program *program,
+                                                  const tgrt_arg *args, uint32_t num_args,
+                                                  const tgrt_dispatch *dispatch, uint64_t written_args);
+/* Records a copy (as tgrt_queue_copy) on the copy queue. */
+TGRT_API tgrt_status tgrt_graph_recorder_copy(tgrt_graph_recorder *recorder, tgrt_buffer *dst,
+                                              size_t dst_offset, tgrt_buffer *src, size_t src_offset,
+                                              size_t size);
+/* Cross-queue waits recorded so far (the commands a launch blocks on). A
+ * recorder is not thread-safe against other calls on the same recorder. */
+TGRT_API tgrt_status tgrt_graph_recorder_wait_count(const tgrt_graph_recorder *recorder,
+                                                    uint32_t *out_count);
+/* A graph of what was recorded (tgrt_graph_create over the copy queue, then
+ * the compute queue); its exec indices count the execs in recording order.
+ * The recorder stays usable. */
+TGRT_API tgrt_status tgrt_graph_recorder_finish(tgrt_graph_recorder *recorder, tgrt_graph **out_graph);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
