@@ -307,6 +307,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
            u->src[1]->op != K::CONST;
   });
   scalarize = !halfElementwise && small && !varDivide;
+  scalarizeIfGathersOnly = !halfElementwise && !small && !varDivide;
   if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
   entry = cpuFn.addEntryBlock();
@@ -359,7 +360,19 @@ FailureOr<KernelSignature> Emitter::finishKernel(UOpRef sink, ArrayRef<UOpRef> b
   // behind branches, scalarize as tinygrad's C does them (gather_dim1:
   // 0.6-0.88x as vectors, whose lane indices and gates LLVM extracts one
   // by one; 1.02x scalarized).
-  if (!gpu() && scalarize && !fn.walk([](Operation *op) {
+  // A large kernel none of whose memory accesses is a vector access
+  // (every load of lanes a gather, every store of lanes a scatter, or no
+  // lanes at all) gains nothing from our vectors: its lanes are scalars
+  // inserted one by one and its accumulators shuffled across registers,
+  // and the kept-loops pipeline has no loop vectorizer to widen its loops,
+  // where clang keeps tinygrad's C scalar and vectorizes the loops itself
+  // (masked gathers for gated loads). Scalarized and given O2 as the small
+  // kernels are. mnist_train's step at 1 thread, CPU time against
+  // tinygrad's C: its transposed-conv input gradient (4x4 output lanes by
+  // a 6-tap unroll, 96 accumulators fed by masked strided loads) 0.25x ->
+  // 1.2x, two 4x4-window reduces 0.67x -> 1.4x and 0.81x -> 1.1x.
+  bool gathersOnly = scalarizeIfGathersOnly && vectorAccesses == 0;
+  if (!gpu() && (scalarize || gathersOnly) && !fn.walk([](Operation *op) {
                        return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
                                                                                   : WalkResult::advance();
                      }).wasInterrupted())
