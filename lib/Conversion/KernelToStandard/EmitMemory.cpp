@@ -457,7 +457,8 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     return vector::BroadcastOp::create(ob, loc, VectorType::get({(int64_t)a.lanes}, mt), s);
   }
   // A gather: lane by lane, each gated lane behind its own branch.
-  ++laneAccesses;
+  if (mask)
+    ++gatedGathers;
   SmallVector<Value> elems;
   auto passLane = [&](OpBuilder &pb, unsigned l) -> Value {
     return pass ? pickLanes(pb, pass, {(int64_t)l})
@@ -710,7 +711,6 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
     return;
   }
   // A scatter, in lane order (a later lane at the same address wins).
-  ++laneAccesses;
   for (unsigned l = 0; l < a.lanes; ++l) {
     Value x = vector::ExtractOp::create(ob, loc, v, l);
     if (!mask) {
