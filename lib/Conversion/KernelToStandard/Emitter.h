@@ -129,6 +129,13 @@ private:
                                           KernelSignature &sig);
   /// Small CPU kernels run scalarized (see run()).
   bool scalarize = false;
+  /// A large CPU kernel that still runs scalarized if it gathers gated
+  /// lanes and makes no vector access (see finishKernel).
+  bool scalarizeIfGathersOnly = false;
+  /// Multi-lane loads and stores emitted as vector accesses (contiguous
+  /// lanes, or runs of them), and loads of lanes gathered lane by lane
+  /// behind their gates.
+  int64_t vectorAccesses = 0, gatedGathers = 0;
 
 private:
   struct Scope {

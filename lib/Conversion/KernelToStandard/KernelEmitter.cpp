@@ -307,6 +307,7 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
            u->src[1]->op != K::CONST;
   });
   scalarize = !halfElementwise && small && !varDivide;
+  scalarizeIfGathersOnly = !halfElementwise && !small && !varDivide;
   if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
   entry = cpuFn.addEntryBlock();
@@ -359,7 +360,19 @@ FailureOr<KernelSignature> Emitter::finishKernel(UOpRef sink, ArrayRef<UOpRef> b
   // behind branches, scalarize as tinygrad's C does them (gather_dim1:
   // 0.6-0.88x as vectors, whose lane indices and gates LLVM extracts one
   // by one; 1.02x scalarized).
-  if (!gpu() && scalarize && !fn.walk([](Operation *op) {
+  // A large kernel that loads lanes by gated gathers (each lane behind
+  // its own branch, its value inserted into a vector) and makes no vector
+  // access at all gains nothing from our vectors: its accumulators are
+  // shuffled across registers around the branches, where clang keeps
+  // tinygrad's C scalar. Scalarized and given O2 as the small kernels are.
+  // mnist_train's step at 1 thread, CPU time against tinygrad's C: its
+  // transposed-conv input gradient (4x4 output lanes by a 6-tap unroll, 96
+  // accumulators fed by masked strided loads) 0.25x -> 1.2x, a 4x4-window
+  // reduce 0.67x -> 1.4x. Not ungated gathers: the conv weight gradients
+  // (strided, unmasked loads of a 6x6 window) ran 2.2x tinygrad as our
+  // vectors and 0.83x scalarized.
+  bool gathersOnly = scalarizeIfGathersOnly && vectorAccesses == 0 && gatedGathers > 0;
+  if (!gpu() && (scalarize || gathersOnly) && !fn.walk([](Operation *op) {
                        return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
                                                                                   : WalkResult::advance();
                      }).wasInterrupted())
