@@ -752,6 +752,90 @@ static bool dotTile(Scheduler &k) {
   return true;
 }
 
+/// A product whose one operand is costly (transcendentals: attention's
+/// scores, q with its rotary embedding computed from the positions, sin per
+/// element) and independent of the output axes nested inside its own (the
+/// keys): the whole reduce (a head's dims, one or two vector registers)
+/// becomes lanes, folded pairwise, so that operand is one vector per outer
+/// point, emitted at the depth of its ranges (outside the key loop) instead
+/// of once per key; the store-contiguous inner axis is upcast by 4.
+static bool sharedOperandTile(Scheduler &k) {
+  if (work(k) < kMinWork)
+    return false;
+  auto m = matchReduceOfProduct(k);
+  if (!m || !isFloat(m->red->dtype))
+    return false;
+  // (q's rotary pairs, d//2 and d%2, have split the head's dims in two.)
+  int64_t lanes = k.target.vectorBytes / 4, n = 1;
+  for (UOpRef x : m->red->src.drop_front()) {
+    if (x->op != Op::RANGE)
+      return false;
+    n *= Scheduler::size(x).value_or(1 << 20);
+  }
+  if (n < lanes || n % lanes != 0 || n > 2 * lanes)
+    return false;
+  auto costly = [](UOpRef x) {
+    bool c = false;
+    forEachNode(x, [&](UOpRef u) { return !(c = u->op == Op::SIN || u->op == Op::EXP2 || u->op == Op::LOG2); });
+    return c;
+  };
+  bool c0 = costly(m->mul->src[0]), c1 = costly(m->mul->src[1]);
+  if (c0 == c1)
+    return false;
+  llvm::DenseSet<UOpRef> used;
+  forEachNode(m->mul->src[c0 ? 0 : 1], [&](UOpRef u) {
+    if (u->op == Op::RANGE)
+      used.insert(u);
+    return true;
+  });
+  // Loops nest in axis order: every output loop the operand does not use
+  // must be inside every one it does.
+  auto rs = k.rngs();
+  int lastUsed = -1, firstFree = -1;
+  for (unsigned i = 0; i < rs.size(); ++i) {
+    if (Scheduler::axisType(rs[i]) == AxisType::Reduce)
+      continue;
+    if (used.contains(rs[i]))
+      lastUsed = i;
+    else if (firstFree < 0)
+      firstFree = i;
+  }
+  if (firstFree < 0 || firstFree < lastUsed)
+    return false;
+  UOpRef sIdx = idxOf(m->store->src[0]);
+  if (!sIdx)
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  for (unsigned a : k.upcastableDims())
+    if (!used.contains(rs[a]) && strideOf(k.ctx, sIdx, rs[a]) == 1 && Scheduler::size(rs[a]).value_or(0) % 4 == 0) {
+      if (!k.applyOpt({tg::OptOps::Upcast, (int64_t)a, 4})) {
+        k.ast = savedAst;
+        k.applied = savedApplied;
+        return false;
+      }
+      break;
+    }
+  // REDUCE(x, r..) -> REDUCE(x[r := r_l ..], r_l ..), each r_l an UPCAST
+  // range of r's size, folded pairwise.
+  UOpRef red = k.reduceOps()[0];
+  int64_t id = 0;
+  for (UOpRef x : k.rngs())
+    id = std::max(id, Scheduler::axisId(x));
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  llvm::SmallVector<UOpRef, 4> src{nullptr};
+  for (UOpRef x : red->src.drop_front())
+    src.push_back(map[x] = makeRange(k.ctx, x, *Scheduler::size(x), ++id, AxisType::Upcast));
+  src[0] = sym::substitute(k.ctx, red->src[0], map);
+  NamedAttrList attrs(red->arg.attrs);
+  attrs.set(kPairwiseFoldAttr, UnitAttr::get(k.ctx.getMLIRContext()));
+  UOpRef folded = k.ctx.get(Op::REDUCE, red->type, src,
+                            sym::Arg{red->arg.value, attrs.getDictionary(k.ctx.getMLIRContext())});
+  llvm::DenseMap<UOpRef, UOpRef> top{{red, folded}};
+  k.ast = sym::substitute(k.ctx, k.ast, top);
+  return true;
+}
+
 /// Elementwise: the output axis contiguous in the store upcast to 16 lanes
 /// (one AVX-512 vector of floats) instead of tinygrad's 4.
 bool wideElementwise(Scheduler &k) {
@@ -840,7 +924,7 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
-  if (matmulTile(k, 4) || dotTile(k) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) ||
+  if (matmulTile(k, 4) || dotTile(k) || sharedOperandTile(k) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) ||
       wideElementwise(k)) {
     applyThreadOpt(k);
     return;

@@ -227,8 +227,11 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       // lane of every output is a gather across all the registers.
       SmallVector<UOpRef, 2> srcShape = laneShape(src);
       unsigned nOut = numLanes(outShape);
-      if (pairwise && !mulFold && folded.size() == 1 && nOut > 1 && llvm::isPowerOf2_32(nFold) &&
-          !srcShape.empty() && srcShape.back() == folded[0]) {
+      // (Several folded ranges: any order among them, the sum is over all.)
+      bool foldedLast = srcShape.size() >= folded.size() &&
+                        llvm::all_of(ArrayRef<UOpRef>(srcShape).take_back(folded.size()),
+                                     [&](UOpRef r) { return llvm::is_contained(folded, r); });
+      if (pairwise && !mulFold && nOut > 1 && llvm::isPowerOf2_32(nFold) && foldedLast) {
         Value v = x;
         for (unsigned n = nFold; n > 1; n /= 2) {
           SmallVector<int64_t> lo, hi;
