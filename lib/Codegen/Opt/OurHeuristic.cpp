@@ -10,7 +10,9 @@
 // each step is 2 vector loads, 4 broadcasts and 8 FMAs into 8 accumulators.
 // Where B's column panel can be packed (StagePanel.cpp) the tile is 2
 // vectors wide and 4-8 rows tall instead: the packed panel is read from L2,
-// and fewer column vectors halve those bytes per FMA. A direct convolution
+// and fewer column vectors halve those bytes per FMA. `x @ W.T` (both
+// operands contiguous along the reduce: every nn.Linear) gets dotTile, a
+// block of outputs by a vector of k lanes. A direct convolution
 // (the same product, its input padded) gets its own tile (convTile; one for
 // maps whose width is not a multiple of 8, smallMapConvTile, and one for
 // odd maps, oddMapConvTile), long
@@ -113,6 +115,25 @@ int axisWithId(const Scheduler &k, AxisKey id) {
   return -1;
 }
 
+/// The loads (INDEX nodes) an operand's value reads, not through their
+/// indices; none when it reads a reduce's result.
+std::optional<llvm::SmallVector<UOpRef, 4>> operandLoads(UOpRef operand) {
+  llvm::SmallVector<UOpRef, 4> loads;
+  llvm::SmallVector<UOpRef, 16> stack{operand};
+  llvm::DenseSet<UOpRef> seen;
+  while (!stack.empty()) {
+    UOpRef u = stack.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (u->op == Op::REDUCE)
+      return std::nullopt;
+    if (u->op == Op::INDEX) // its index is not part of the value
+      loads.push_back(u);
+    else
+      stack.append(u->src.begin(), u->src.end());
+  }
+  return loads;
+}
 /// The one load an operand of a product reads: the operand itself, or the
 /// only INDEX under an elementwise expression of it (a padded window's
 /// WHERE(valid, load, 0); a weight tinygrad never realized, such as
@@ -121,25 +142,8 @@ int axisWithId(const Scheduler &k, AxisKey id) {
 /// load strides over the ranges, not on what is done to the value. Null
 /// when the operand reads no load, several, or a reduce's result.
 UOpRef soleLoad(UOpRef operand) {
-  UOpRef load = nullptr;
-  llvm::SmallVector<UOpRef, 16> stack{operand};
-  llvm::DenseSet<UOpRef> seen;
-  while (!stack.empty()) {
-    UOpRef u = stack.pop_back_val();
-    if (!seen.insert(u).second)
-      continue;
-    if (u->op == Op::REDUCE)
-      return nullptr;
-    if (u->op == Op::INDEX) { // its index is not part of the value
-      if (load)
-        return nullptr;
-      load = u;
-      continue;
-    }
-    for (UOpRef s : u->src)
-      stack.push_back(s);
-  }
-  return load;
+  auto loads = operandLoads(operand);
+  return loads && loads->size() == 1 ? loads->front() : nullptr;
 }
 
 /// Independent accumulators a tile needs to keep both FMA pipes busy
@@ -192,10 +196,15 @@ bool matmulTile(Scheduler &k, int64_t colVectors) {
   if (work(k) < 16 * kMinWork)
     return false;
   auto m = matchReduceOfProduct(k);
-  if (!m || m->red->src.size() != 2 || m->mul->src[0]->op != Op::INDEX || m->mul->src[1]->op != Op::INDEX)
+  if (!m || m->red->src.size() != 2)
     return false;
-  UOpRef mul = m->mul, store = m->store;
-  UOpRef sIdx = idxOf(store->src[0]), aIdx = idxOf(mul->src[0]), bIdx = idxOf(mul->src[1]);
+  // An operand may be an elementwise expression of its load (a weight
+  // tinygrad never realized, `rand * scale + low`): the tile depends on how
+  // the load strides, not on what is done to its value.
+  UOpRef mul = m->mul, store = m->store, aLoad = soleLoad(mul->src[0]), bLoad = soleLoad(mul->src[1]);
+  if (!aLoad || !bLoad)
+    return false;
+  UOpRef sIdx = idxOf(store->src[0]), aIdx = idxOf(aLoad), bIdx = idxOf(bLoad);
   if (!sIdx || !aIdx || !bIdx)
     return false;
   auto rs = k.rngs();
@@ -559,6 +568,7 @@ bool pooledConvTile(Scheduler &k) {
 /// folds the lanes at the end. This reassociates the sum (within float
 /// rounding of tinygrad's), which is why it is ours only and only for long
 /// reduces; MAX is unaffected.
+static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes);
 bool splitReduceAccumulators(Scheduler &k) {
   if (work(k) < kMinWork)
     return false;
@@ -592,22 +602,236 @@ bool splitReduceAccumulators(Scheduler &k) {
     }
   if (!lanes)
     return false;
+  splitReduceLanes(k, red, r, lanes);
+  return true;
+}
+
+/// REDUCE(x, .., r) -> REDUCE(REDUCE(x[r := r_o*L + r_l], .., r_o), r_l),
+/// r_l an UPCAST range of `lanes` (which divides r's size), the REDUCE's
+/// other ranges kept on the inner one: L independent accumulators, folded
+/// pairwise at the end.
+static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes) {
+  int64_t n = *Scheduler::size(r);
   int64_t id = 0;
   for (UOpRef x : k.rngs())
     id = std::max(id, Scheduler::axisId(x));
   UOpRef rl = makeRange(k.ctx, r, lanes, id + 1, AxisType::Upcast);
   llvm::SmallVector<UOpRef, 2> rsrc(r->src.begin(), r->src.end());
-  rsrc[0] = k.ctx.constLike(r->src[0], *n / lanes);
+  rsrc[0] = k.ctx.constLike(r->src[0], n / lanes);
   UOpRef ro = k.ctx.get(Op::RANGE, r->type, rsrc, r->arg);
   llvm::DenseMap<UOpRef, UOpRef> map{{r, k.ctx.add(k.ctx.mul(ro, k.ctx.constLike(r->src[0], lanes)), rl)}};
   UOpRef x = sym::substitute(k.ctx, red->src[0], map);
-  UOpRef inner = k.ctx.get(Op::REDUCE, red->type, {x, ro}, red->arg);
+  llvm::SmallVector<UOpRef, 4> innerSrc{x};
+  for (UOpRef s : red->src.drop_front())
+    innerSrc.push_back(s == r ? ro : s);
+  UOpRef inner = k.ctx.get(Op::REDUCE, red->type, innerSrc, red->arg);
   // The fold of our own lanes has no order to keep: it may go pairwise.
   NamedAttrList outerAttrs(red->arg.attrs);
   outerAttrs.set(kPairwiseFoldAttr, UnitAttr::get(k.ctx.getMLIRContext()));
   UOpRef outer = k.ctx.get(Op::REDUCE, red->type, {inner, rl},
                            sym::Arg{red->arg.value, outerAttrs.getDictionary(k.ctx.getMLIRContext())});
   llvm::DenseMap<UOpRef, UOpRef> top{{red, outer}};
+  k.ast = sym::substitute(k.ctx, k.ast, top);
+}
+
+/// The tile for C[m,n] = sum_k A[m,k] * B[n,k] where both operands are
+/// contiguous along k (`x @ W.T`, every nn.Linear of a model: the weight is
+/// stored out-features by in-features), which the matmul tile cannot take:
+/// no output axis is contiguous in either operand, so its column vectors
+/// would be gathers. Instead the reduce is split into one vector register's
+/// width of k lanes (independent accumulators, folded pairwise at the end)
+/// and a block of m by n outputs is upcast, so each k step loads one vector
+/// of each of the block's A rows and B rows and does rows x cols FMAs: an
+/// operand row is reused across the other operand's block instead of
+/// reloaded per output (splitReduceAccumulators alone: 2 loads per FMA).
+/// An operand may be any elementwise expression of loads (RMSNorm's
+/// `x * (1/rms[m]) * g[k]` fused into the projection): every load that
+/// reads along k must be contiguous there, and none may read along both
+/// block axes (so each is shared by a whole row or column of the block).
+static bool dotTile(Scheduler &k) {
+  if (work(k) < 16 * kMinWork)
+    return false;
+  auto m = matchReduceOfProduct(k);
+  if (!m || !isFloat(m->red->dtype) || llvm::any_of(m->red->src.drop_front(), [](UOpRef x) {
+        return x->op != Op::RANGE;
+      }))
+    return false;
+  // The lanes are the last reduce range (a head-split k, `k%32 + k//32*D`,
+  // is two ranges by now: the inner one is contiguous).
+  UOpRef r = m->red->src.back();
+  int64_t lanes = k.target.vectorBytes / 4, n = Scheduler::size(r).value_or(0), points = 1;
+  for (UOpRef x : m->red->src.drop_front())
+    points *= Scheduler::size(x).value_or(1);
+  if (n < 2 * lanes || n % lanes != 0 || points < 4 * lanes)
+    return false;
+  UOpRef sIdx = idxOf(m->store->src[0]);
+  if (!sIdx)
+    return false;
+  auto rs = k.rngs();
+  // The step of `idx` along `along` from its first point (the others at an
+  // interior point): a head-split index (k%32 + k//32*D) is linear inside a
+  // lane block, but not across the middle of the range.
+  auto stepFromStart = [&](UOpRef idx, UOpRef along) -> std::optional<int64_t> {
+    llvm::DenseMap<UOpRef, UOpRef> at;
+    for (UOpRef x : rs)
+      at[x] = k.ctx.constInt(x == along ? 0 : (Scheduler::size(x).value_or(1) - 1) / 2, x->dtype);
+    auto eval = [&]() -> std::optional<int64_t> {
+      UOpRef v = sym::graphRewrite(k.ctx, sym::substitute(k.ctx, idx, at), sym::symMatcher());
+      if (!v || v->op != Op::CONST || !v->val().isInt())
+        return std::nullopt;
+      return (int64_t)v->val().i;
+    };
+    auto a = eval();
+    at[along] = k.ctx.constInt(1, along->dtype);
+    auto b = eval();
+    if (!a || !b)
+      return std::nullopt;
+    return *b - *a;
+  };
+  // The loads that read along k, as the set of output ranges each uses.
+  llvm::SmallVector<llvm::DenseSet<UOpRef>, 4> readers;
+  auto loads = operandLoads(m->mul);
+  if (!loads)
+    return false;
+  for (UOpRef u : *loads) {
+    UOpRef idx = idxOf(u);
+    if (!idx)
+      return false;
+    llvm::DenseSet<UOpRef> uses;
+    forEachNode(idx, [&](UOpRef x) {
+      if (x->op == Op::RANGE)
+        uses.insert(x);
+      return true;
+    });
+    if (uses.contains(r)) {
+      if (stepFromStart(idx, r) != 1)
+        return false;
+      readers.push_back(std::move(uses));
+    }
+  }
+  if (readers.size() < 2)
+    return false;
+  // Two output axes, each read by some operand load, never by the same one.
+  int64_t rowsWanted = k.target.vectorRegs >= 32 ? 4 : 2, colsWanted = 4;
+  auto readBy = [&](UOpRef x) {
+    return llvm::count_if(readers, [&](const llvm::DenseSet<UOpRef> &u) { return u.contains(x); });
+  };
+  auto together = [&](UOpRef a, UOpRef b) {
+    return llvm::any_of(readers, [&](const llvm::DenseSet<UOpRef> &u) { return u.contains(a) && u.contains(b); });
+  };
+  AxisKey nId, mId;
+  for (unsigned a : k.upcastableDims()) { // the columns: contiguous in the store where one is
+    UOpRef x = rs[a];
+    if (Scheduler::axisType(x) == AxisType::Weak && Scheduler::size(x).value_or(0) % colsWanted == 0 && readBy(x) &&
+        (!nId || strideOf(k.ctx, sIdx, x) == 1))
+      nId = axisKey(x);
+  }
+  if (!nId)
+    return false;
+  UOpRef nR = rs[axisWithId(k, nId)];
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef x = rs[a];
+    if (x != nR && Scheduler::axisType(x) == AxisType::Weak && Scheduler::size(x).value_or(0) % rowsWanted == 0 &&
+        readBy(x) && !together(x, nR)) {
+      mId = axisKey(x);
+      break;
+    }
+  }
+  if (!mId)
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  if (!k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, nId), colsWanted}) ||
+      !k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, mId), rowsWanted})) {
+    k.ast = savedAst;
+    k.applied = savedApplied;
+    return false;
+  }
+  UOpRef red = k.reduceOps()[0];
+  splitReduceLanes(k, red, red->src.back(), lanes);
+  return true;
+}
+
+/// A product whose one operand is costly (transcendentals: attention's
+/// scores, q with its rotary embedding computed from the positions, sin per
+/// element) and independent of the output axes nested inside its own (the
+/// keys): the whole reduce (a head's dims, one or two vector registers)
+/// becomes lanes, folded pairwise, so that operand is one vector per outer
+/// point, emitted at the depth of its ranges (outside the key loop) instead
+/// of once per key; the store-contiguous inner axis is upcast by 4.
+static bool sharedOperandTile(Scheduler &k) {
+  if (work(k) < kMinWork)
+    return false;
+  auto m = matchReduceOfProduct(k);
+  if (!m || !isFloat(m->red->dtype))
+    return false;
+  // (q's rotary pairs, d//2 and d%2, have split the head's dims in two.)
+  int64_t lanes = k.target.vectorBytes / 4, n = 1;
+  for (UOpRef x : m->red->src.drop_front()) {
+    if (x->op != Op::RANGE)
+      return false;
+    n *= Scheduler::size(x).value_or(1 << 20);
+  }
+  if (n < lanes || n % lanes != 0 || n > 2 * lanes)
+    return false;
+  auto costly = [](UOpRef x) {
+    bool c = false;
+    forEachNode(x, [&](UOpRef u) { return !(c = u->op == Op::SIN || u->op == Op::EXP2 || u->op == Op::LOG2); });
+    return c;
+  };
+  bool c0 = costly(m->mul->src[0]), c1 = costly(m->mul->src[1]);
+  if (c0 == c1)
+    return false;
+  llvm::DenseSet<UOpRef> used;
+  forEachNode(m->mul->src[c0 ? 0 : 1], [&](UOpRef u) {
+    if (u->op == Op::RANGE)
+      used.insert(u);
+    return true;
+  });
+  // Loops nest in axis order: every output loop the operand does not use
+  // must be inside every one it does.
+  auto rs = k.rngs();
+  int lastUsed = -1, firstFree = -1;
+  for (unsigned i = 0; i < rs.size(); ++i) {
+    if (Scheduler::axisType(rs[i]) == AxisType::Reduce)
+      continue;
+    if (used.contains(rs[i]))
+      lastUsed = i;
+    else if (firstFree < 0)
+      firstFree = i;
+  }
+  if (firstFree < 0 || firstFree < lastUsed)
+    return false;
+  UOpRef sIdx = idxOf(m->store->src[0]);
+  if (!sIdx)
+    return false;
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  for (unsigned a : k.upcastableDims())
+    if (!used.contains(rs[a]) && strideOf(k.ctx, sIdx, rs[a]) == 1 && Scheduler::size(rs[a]).value_or(0) % 4 == 0) {
+      if (!k.applyOpt({tg::OptOps::Upcast, (int64_t)a, 4})) {
+        k.ast = savedAst;
+        k.applied = savedApplied;
+        return false;
+      }
+      break;
+    }
+  // REDUCE(x, r..) -> REDUCE(x[r := r_l ..], r_l ..), each r_l an UPCAST
+  // range of r's size, folded pairwise.
+  UOpRef red = k.reduceOps()[0];
+  int64_t id = 0;
+  for (UOpRef x : k.rngs())
+    id = std::max(id, Scheduler::axisId(x));
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  llvm::SmallVector<UOpRef, 4> src{nullptr};
+  for (UOpRef x : red->src.drop_front())
+    src.push_back(map[x] = makeRange(k.ctx, x, *Scheduler::size(x), ++id, AxisType::Upcast));
+  src[0] = sym::substitute(k.ctx, red->src[0], map);
+  NamedAttrList attrs(red->arg.attrs);
+  attrs.set(kPairwiseFoldAttr, UnitAttr::get(k.ctx.getMLIRContext()));
+  UOpRef folded = k.ctx.get(Op::REDUCE, red->type, src,
+                            sym::Arg{red->arg.value, attrs.getDictionary(k.ctx.getMLIRContext())});
+  llvm::DenseMap<UOpRef, UOpRef> top{{red, folded}};
   k.ast = sym::substitute(k.ctx, k.ast, top);
   return true;
 }
@@ -700,7 +924,8 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
-  if (matmulTile(k, 4) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
+  if (matmulTile(k, 4) || dotTile(k) || sharedOperandTile(k) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) ||
+      wideElementwise(k)) {
     applyThreadOpt(k);
     return;
   }

@@ -221,6 +221,29 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       // dependent adds per output sat on the critical path of a streaming
       // sum (sum 16M 0.8x the STREAM loop when the other core was busy).
       bool pairwise = u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr) && kind == tg::ReduceKind::Add;
+      // Several outputs, the folded lanes fastest (laneBefore): halve the
+      // whole vector, lanes c < n/2 plus lanes c >= n/2 of every output,
+      // log2(n) shuffles of register halves, where extracting each folded
+      // lane of every output is a gather across all the registers.
+      SmallVector<UOpRef, 2> srcShape = laneShape(src);
+      unsigned nOut = numLanes(outShape);
+      // (Several folded ranges: any order among them, the sum is over all.)
+      bool foldedLast = srcShape.size() >= folded.size() &&
+                        llvm::all_of(ArrayRef<UOpRef>(srcShape).take_back(folded.size()),
+                                     [&](UOpRef r) { return llvm::is_contained(folded, r); });
+      if (pairwise && !mulFold && nOut > 1 && llvm::isPowerOf2_32(nFold) && foldedLast) {
+        Value v = x;
+        for (unsigned n = nFold; n > 1; n /= 2) {
+          SmallVector<int64_t> lo, hi;
+          for (unsigned o = 0; o < nOut; ++o)
+            for (unsigned c = 0; c < n / 2; ++c) {
+              lo.push_back(o * n + c);
+              hi.push_back(o * n + n / 2 + c);
+            }
+          v = combine(vector::ShuffleOp::create(b, loc, v, v, lo), vector::ShuffleOp::create(b, loc, v, v, hi));
+        }
+        return v;
+      }
       if (pairwise)
         while (terms.size() > 1) {
           SmallVector<Value> next;

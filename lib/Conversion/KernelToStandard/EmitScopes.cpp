@@ -68,6 +68,12 @@ bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
     auto big = [](int64_t x) { return x ? x : std::numeric_limits<int64_t>::max(); };
     return std::make_pair(-big(s.first), -big(s.second));
   };
+  // A pairwise-folded reduce's lanes (split accumulators) go last whatever
+  // the strides: the loads walk them contiguously, and the fold halves the
+  // vector lane-wise (x @ W.T's dot tile: 4x4 outputs by 16 k lanes; first,
+  // as a lane range no store uses, they made every load a transpose).
+  if (bool pa = pairwiseLanes.contains(a), pc = pairwiseLanes.contains(c); pa != pc)
+    return pc;
   auto ka = key(a), kc = key(c);
   return ka != kc ? ka < kc : rangeIdsLess(a, c);
 }
@@ -93,6 +99,10 @@ void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
     }
   };
   for (UOpRef u : topo) {
+    if (u->op == K::REDUCE && u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr))
+      for (UOpRef r : u->src.drop_front())
+        if (r->op == K::RANGE && isLaneRange(r))
+          pairwiseLanes.insert(r);
     if (u->op == K::STORE && !u->src.empty())
       note(u->src[0], true);
     else if (u->op == K::INDEX)

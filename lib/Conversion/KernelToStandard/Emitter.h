@@ -210,6 +210,9 @@ private:
   /// Lane ranges by their smallest |stride| in a store's index, then in a
   /// load's (0: none); the order of lanes in every vector follows it.
   llvm::DenseMap<UOpRef, std::pair<int64_t, int64_t>> laneStrides;
+  /// The lanes of a REDUCE that folds them pairwise (our heuristic's split
+  /// accumulators): the fastest lanes, see laneBefore.
+  llvm::DenseSet<UOpRef> pairwiseLanes;
   bool laneBefore(UOpRef a, UOpRef c) const;
   void chooseLaneOrder(ArrayRef<UOpRef> topo);
   std::string error;
