@@ -66,8 +66,11 @@ namespace tgc {
 /// string may end with (tgc_compile_kernel); "" when it names none.
 std::pair<llvm::StringRef, llvm::StringRef> splitEmitKind(llvm::StringRef target);
 
-/// The CPU target's LLVM back end shares one host TargetMachine, which is
-/// not safe to use from two threads at once.
+/// Held by a GPU target's compile (its LLVM back end and serialization run
+/// one kernel at a time per process), by BEAM and by tgc_program's
+/// compiles. A CPU kernel's tgc_compile_kernel does not take it: the host's
+/// back end is per thread (CPUTarget.cpp's thread_local target machine and
+/// object pipeline).
 std::mutex &compileMutex();
 
 /// CompileOptions::afterPass calling a C tgc_ir_callback with the

@@ -113,8 +113,14 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
         opts.afterPass = tgc::moduleIRCallback(o.after_pass, o.user_data);
       FailureOr<tinygrad::CompiledKernel> k;
       {
-        // The LLVM back ends (the host's, NVPTX, AMDGPU) run in-process.
-        std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
+        // The GPU back ends (NVPTX, AMDGPU, SPIR-V) compile one kernel at a
+        // time per process. The host's is per thread (its target machine
+        // and object pipeline are thread_local, as BEAM's concurrent
+        // compiles rely on): CPU kernels of different contexts compile in
+        // parallel, which the tinygrad plugin's compile threads use.
+        std::unique_lock<std::mutex> backEnd(tgc::compileMutex(), std::defer_lock);
+        if (t->isGPU())
+          backEnd.lock();
         k = module->ctx->compiler.compile(root, *t, opts);
       }
       if (failed(k))

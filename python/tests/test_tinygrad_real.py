@@ -6,6 +6,7 @@ so the environment (DEV, PYTHONPATH) is exactly what a user would set.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -116,10 +117,95 @@ class TestSameResultsAsTinygrad(unittest.TestCase):
         self.assertGreaterEqual(len(compiled), 8, self.log_lines)
         self.assertFalse([ln for ln in self.log_lines if "REJECTED" in ln or "FALLBACK" in ln])
         self.assertNotIn("FALLBACK", self.p.stderr)
-        # the worker pool compiled some of them: unpickling MLIRRenderer installed the hook there
-        pids = {ln.split("]")[0] for ln in compiled}
-        self.assertIn(f"[pid {self.ours['pid']}", pids)
-        self.assertGreater(len(pids), 1, compiled)
+        # all in this process (compile_threads.py), none in tinygrad's worker processes
+        self.assertEqual({ln.split("]")[0] for ln in compiled}, {f"[pid {self.ours['pid']}"}, compiled)
+        # each line says where the compile's time went (a C API compile for the CPU has these phases)
+        self.assertTrue(all(re.search(r" in [\d.]+ ms \(codegen [\d.]+ llvm_opt [\d.]+ llvm_emit [\d.]+, ", ln)
+                            for ln in compiled), compiled)
+
+
+# compile_threads.compile_all with stand-in compiles: the compiler's part of each (backend.PYTHON_LOCK
+# released) overlaps across threads, their Python never does, and a failure is the earliest kernel's.
+COMPILE_THREADS = textwrap.dedent("""
+    import json, threading, time
+    import tinygrad_mlir.tinygrad
+    from tinygrad_mlir import backend, compile_threads
+    from tinygrad.codegen import to_program_cache
+    out = {}
+    todo = lambda tag, n: [((tag, i), (i, None)) for i in range(n)]
+    # both participants inside the compiler at once: a barrier they pass only together
+    meet, threads = threading.Barrier(2, timeout=60), set()
+    def overlapping(ast, ren):
+        threads.add(threading.current_thread().name)
+        with backend.PYTHON_LOCK.released():
+            meet.wait()
+        return ("program", ast)
+    compile_threads.compile_all(todo("meet", 2), overlapping, 2)
+    out["met"] = [to_program_cache[("meet", i)] for i in range(2)]
+    out["met_threads"] = len(threads)
+    # the Python of one compile never runs beside another's (it yields the GIL mid-way)
+    inside, most = [0], [0]
+    def python_part(ast, ren):
+        inside[0] += 1
+        most[0] = max(most[0], inside[0])
+        time.sleep(0.005)
+        inside[0] -= 1
+        with backend.PYTHON_LOCK.released():
+            time.sleep(0.005)
+        return ast
+    compile_threads.compile_all(todo("serial", 16), python_part, 4)
+    out["python_at_once"] = most[0]
+    out["serial_cached"] = sorted(k[1] for k in to_program_cache if k[0] == "serial")
+    # PARALLEL=0 or 1: the calling thread alone
+    names = set()
+    def where(ast, ren):
+        names.add(threading.current_thread().name)
+        return ast
+    compile_threads.compile_all(todo("one", 4), where, 1)
+    out["one_thread"] = sorted(names)
+    # kernels 3 and 5 fail: kernel 3's error is raised (taken first, so it runs whichever fails first);
+    # one thread starts nothing after the failure
+    started = []
+    def failing(ast, ren):
+        started.append(ast)
+        if ast in (3, 5):
+            raise ValueError(f"kernel {ast} failed")
+        return ast
+    out["raised"] = []
+    for threads in (2, 1):
+        started.clear()
+        try:
+            compile_threads.compile_all(todo(f"fail{threads}", 40), failing, threads)
+        except ValueError as e:
+            out["raised"].append(str(e))
+    out["started_after_failure"] = sorted(started)
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestCompileThreads(unittest.TestCase):
+    def test_compile_all(self):
+        r = result_of(run_py(COMPILE_THREADS, "CPU:MLIR"))
+        self.assertEqual(r["met"], [["program", 0], ["program", 1]])
+        self.assertEqual(r["met_threads"], 2)
+        self.assertEqual(r["python_at_once"], 1)
+        self.assertEqual(r["serial_cached"], list(range(16)))
+        self.assertEqual(r["one_thread"], ["MainThread"])
+        self.assertEqual(r["raised"], ["kernel 3 failed"] * 2)
+        self.assertEqual(r["started_after_failure"], [0, 1, 2, 3])
+
+    def test_schedule_compiles_in_threads_here(self):
+        # a schedule of several kernels at PARALLEL=2: every one compiled in this process by our
+        # compiler (no worker process), results as tinygrad's own
+        log = os.path.join(tempfile.mkdtemp(), "log")
+        code = "import tinygrad_mlir.tinygrad\n" + PROGRAMS
+        ours = result_of(run_py(code, "CPU:MLIR", {"TINYGRAD_MLIR_LOG": log, "PARALLEL": "2"}))
+        with open(log) as f:
+            compiled = [ln for ln in f.read().splitlines() if "] compiled " in ln]
+        self.assertGreaterEqual(len(compiled), 8, compiled)
+        self.assertEqual({ln.split("]")[0] for ln in compiled}, {f"[pid {ours['pid']}"})
+        self.assertTrue(close(ours["multi"], result_of(run_py(PROGRAMS, "CPU"))["multi"]))
 
 
 # What tinygrad reads back from each compiled program: GlobalCounters (ops, memory, kernels) over the

@@ -20,6 +20,7 @@ compiler, else `capi` when the C API library is found (capi.find_library), else 
 the pytest header, TINYGRAD_MLIR_LOG). Either way a kernel the chosen transport cannot compile is an
 error: nothing retries it on the other one.
 """
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -52,6 +53,42 @@ class MLIRCompileError(RuntimeError):
 
     def __reduce__(self):  # raised in tinygrad's compile workers, unpickled in the parent
         return type(self), (self.kernel, self.detail, self.ast_json)
+
+
+class PythonLock:
+    """Serializes the Python of concurrent compiles (compile_threads.py): tinygrad's UOp constructor is not
+    thread-safe. A compile thread runs under held(); the compiler itself (the C API call, the tinygrad-compile
+    process), which touches no tinygrad object and releases the GIL, runs under released(), so that another
+    thread's Python proceeds meanwhile. Outside held() (any other caller) released() does nothing."""
+
+    def __init__(self):
+        self._lock, self._mine = threading.Lock(), threading.local()
+
+    @contextlib.contextmanager
+    def held(self):
+        self._lock.acquire()
+        self._mine.held = True
+        try:
+            yield
+        finally:
+            self._mine.held = False
+            self._lock.release()
+
+    @contextlib.contextmanager
+    def released(self):
+        if not getattr(self._mine, "held", False):
+            yield
+            return
+        self._mine.held = False
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._mine.held = True
+
+
+PYTHON_LOCK = PythonLock()
 
 
 def find_compiler():
@@ -189,9 +226,9 @@ def run_compiler(ast_json, kernel="kernel", compiler=None, timeout=None, max_thr
     if timeout is None:
         timeout = float(os.environ.get("TINYGRAD_MLIR_TIMEOUT", "600"))
     try:
-        p = subprocess.run([compiler, "-", f"--max-threads={max_threads}"] + (["--target", target] if target else []),
-                           input=ast_json.encode(),
-                           capture_output=True, timeout=timeout)
+        with PYTHON_LOCK.released():
+            p = subprocess.run([compiler, "-", f"--max-threads={max_threads}"] + (["--target", target] if target else []),
+                               input=ast_json.encode(), capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise MLIRCompileError(kernel, f"tinygrad-compile timed out after {timeout:g}s", ast_json) from None
     err = p.stderr.decode(errors="replace").strip()
@@ -224,7 +261,7 @@ def compile_in_process(ast_json, kernel="kernel", max_threads=0, target=None):
     from . import capi
     t0 = time.perf_counter()
     try:
-        with _capi_context().import_json(ast_json, name=kernel) as mod, \
+        with PYTHON_LOCK.released(), _capi_context().import_json(ast_json, name=kernel) as mod, \
                 (mod.compile(target, max_threads) if target else mod.compile_cpu(max_threads)) as k:
             res = k.result()
     except capi.CAPINotFound as e:

@@ -16,6 +16,10 @@ shared/reference/tinygrad-backend-hook.md (option A):
    kernels are compiled for the target "vulkan" (tgc_compile_kernel) and dispatched through the
    runtime's Vulkan driver. No fallback there either.
 
+4. `tinygrad.engine.realize.lower_and_compile` is wrapped (compile_threads.py): a schedule's kernels
+   for our renderers compile in threads of this process, PARALLEL at a time, instead of in
+   tinygrad's spawned worker processes (a fresh interpreter every 16 kernels).
+
 Use it as `import tinygrad_mlir.tinygrad`, as a pytest plugin (`-p tinygrad_mlir.tinygrad`), or
 through python/tinygrad_mlir/site/sitecustomize.py on PYTHONPATH (for subprocesses).
 
@@ -30,7 +34,9 @@ Environment:
   TINYGRAD_MLIR_FALLBACK=1       a kernel we cannot compile falls back to tinygrad's own codegen
                                  (logged to stderr); without it the error names the kernel
   TINYGRAD_MLIR_LOG=1|path       one line per compiled / rejected kernel, to stderr or appended
-                                 to `path` (with the pytest test id, except from compile workers)
+                                 to `path` (with the pytest test id, except from compile workers);
+                                 a compiled kernel's line has its time by phase (codegen, llvm_opt,
+                                 llvm_emit, ms) and the thread that compiled it
   TINYGRAD_MLIR_SAVE_FAILED=dir  write each rejected kernel's AST JSON and diagnostic there
   TINYGRAD_MLIR_ESTIMATES=tinygrad  diagnostic: KernelInfo.estimates from tinygrad's own lowering of
                                  the AST (Estimates.from_uops on its program) instead of the
@@ -40,7 +46,7 @@ Environment:
                                  launch of ours first runs tinygrad's on copies of the real
                                  buffers, then compares the outputs and reports (log; with
                                  SAVE_FAILED also the AST and the inputs as .npz) every kernel
-                                 whose results differ. Needs PARALLEL=0 (one process)
+                                 whose results differ
   TINYGRAD_MLIR_CHECK=exact      the same, floats compared bit for bit (NaNs as NaNs) instead of
                                  within 1e-5 (1e-2 at 16 bits)
   TINYGRAD_MLIR_BEAM=ours|tinygrad  whose search runs for BEAM=N (default ours: tgc_beam_search, our
@@ -59,6 +65,7 @@ tinygrad's apply_opts does with beam_search's result.
 """
 import os
 import sys
+import threading
 import time
 
 import tinygrad.codegen as _codegen
@@ -70,7 +77,7 @@ from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
 
-from . import backend, runtime_graph
+from . import backend, compile_threads, runtime_graph
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
 
 
@@ -194,7 +201,9 @@ def compile_to_program(ast, renderer):
     prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
     stats["compiled"] += 1
     stats["compile_s"] += time.perf_counter() - t0
-    _log(f"compiled {name} (ast {backend.ast_digest(ast_json)}) in {res.get('compile_ms', 0):.1f} ms, "
+    phases = " ".join(f"{k} {v:.1f}" for k, v in res.get("phases", {}).items())
+    _log(f"compiled {name} (ast {backend.ast_digest(ast_json)}) in {res.get('compile_ms', 0):.1f} ms "
+         f"({phases + ', ' if phases else ''}{threading.current_thread().name}), "
          f"{len(res['binary'])} B, globals {res['globals']}, vars {res['vars']}, global_size {res['global_size']}")
     if _env_on("TINYGRAD_MLIR_CHECK"):
         prg = register_check(ast, renderer, prg, name, ast_json)
@@ -393,6 +402,9 @@ def install():
     # DEV=VULKAN: our GPU device, found by tinygrad as tinygrad.runtime.ops_vulkan
     from . import gpu_device
     gpu_device.install()
+
+    # a schedule's kernels for our renderers compile in threads here, not in tinygrad's worker processes
+    compile_threads.install(lambda r: isinstance(r, (MLIRRenderer, gpu_device.GPURenderer)), do_to_program)
 
     # CPU devices opened before this import
     from tinygrad.device import Device

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -595,6 +598,69 @@ TEST(CAPI, ContextsOnSeveralThreads) {
   tgc_context_destroy(own[0]);
   tgc_context_destroy(own[1]);
   tgc_context_destroy(shared);
+}
+
+// CPU compiles in two contexts run at the same time (the tinygrad plugin's
+// compile threads rely on it): each compile, at its first after_pass
+// callback, waits for the other to reach its own. Serialized compiles
+// would never meet; the wait is bounded so that failure is a failed
+// expectation, not a hang. Both objects equal a compile of the same kernel
+// without the callback.
+TEST(CAPI, CPUCompilesOfTwoContextsOverlap) {
+  struct Meeting {
+    std::mutex m;
+    std::condition_variable cv;
+    int arrived = 0;
+    bool met[2] = {false, false};
+  } meeting;
+  struct Side {
+    Meeting *meeting;
+    int index;
+    bool waited = false;
+  };
+  auto atPass = [](const char *, const char *, size_t, void *user) {
+    Side *side = static_cast<Side *>(user);
+    if (side->waited)
+      return;
+    side->waited = true;
+    Meeting &mt = *side->meeting;
+    std::unique_lock<std::mutex> lock(mt.m);
+    ++mt.arrived;
+    mt.cv.notify_all();
+    mt.met[side->index] = mt.cv.wait_for(lock, std::chrono::seconds(60), [&] { return mt.arrived == 2; });
+  };
+  std::string text = readInput("sum_all.json");
+  auto compileIn = [&](tgc_context *ctx, Side *side, std::string *object) {
+    tgc_module *m = nullptr;
+    tgc_kernel *k = nullptr;
+    tgc_cpu_options opts = TGC_CPU_OPTIONS_DEFAULT;
+    if (side) {
+      opts.after_pass = atPass;
+      opts.user_data = side;
+    }
+    if (tgc_module_import_json(ctx, text.data(), text.size(), nullptr, "ast", &m) == TGC_OK &&
+        tgc_compile_kernel_cpu(m, &opts, &k) == TGC_OK) {
+      const void *data = nullptr;
+      size_t size = 0;
+      if (tgc_kernel_object(k, &data, &size) == TGC_OK)
+        object->assign((const char *)data, size);
+    }
+    if (k)
+      tgc_kernel_destroy(k);
+    if (m)
+      tgc_module_destroy(m);
+  };
+  Context a, b, plain;
+  std::string objects[2], reference;
+  Side sides[2] = {{&meeting, 0}, {&meeting, 1}};
+  std::thread t0(compileIn, a.ctx, &sides[0], &objects[0]), t1(compileIn, b.ctx, &sides[1], &objects[1]);
+  t0.join();
+  t1.join();
+  EXPECT_TRUE(meeting.met[0] && meeting.met[1]) << "the two compiles never ran at the same time";
+  compileIn(plain.ctx, nullptr, &reference);
+  ASSERT_FALSE(reference.empty()) << lastError();
+  EXPECT_EQ(objects[0], reference);
+  EXPECT_EQ(objects[1], reference);
 }
 
 TEST(CAPI, CallableFromC99) {
