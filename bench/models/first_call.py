@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Where a model's first call goes, on one side (run.py measures it; this says why).
+
+        first_call.py MODEL SIDE [--threads N] [--top K] [--build BUILD_DIR]
+
+In a fresh process with the side's environment (harness.side_env; TINYGRAD_SRC required), builds MODEL as
+models.py does and times its first call, split into tinygrad's scheduling (create_linear_with_vars), the
+lowering and compiling of the new kernels (lower_and_compile: our compile threads, or tinygrad's worker
+pool) and the rest (running the kernels, Python around them). For SIDE=ours, also the compiles: their
+count, summed time and phases (codegen, llvm_opt, llvm_emit; TGC_TEXT_PHASES), and the K slowest with
+their kernel names. Wall times on a shared machine: compare sides in one sitting.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+from harness import HERE, PY, side_env, tinygrad_checkout
+
+CHILD = r"""
+import json, sys, time
+HERE, MODEL, SIDE = sys.argv[1:4]
+sys.path.insert(0, HERE)
+import models
+step, sync, _ = models.tinygrad_model(MODEL)
+import tinygrad.engine.realize as realize
+import tinygrad.tensor as tensor
+split = {"schedule": 0.0, "compile": 0.0}
+def timed(mod, name, key):
+    f = getattr(mod, name)
+    def g(*a, **k):
+        t0 = time.perf_counter()
+        try:
+            return f(*a, **k)
+        finally:
+            split[key] += time.perf_counter() - t0
+    setattr(mod, name, g)
+timed(tensor, "create_linear_with_vars", "schedule")
+timed(realize, "lower_and_compile", "compile")
+kernels = []
+if SIDE == "ours":
+    from tinygrad_mlir import backend
+    orig = backend.compile_kernel
+    def compile_kernel(ast, *a, **k):
+        res, ast_json, name = orig(ast, *a, **k)
+        kernels.append({"name": name, "ms": res.get("compile_ms", 0.0), "phases": res.get("phases", {})})
+        return res, ast_json, name
+    backend.compile_kernel = compile_kernel
+t0 = time.perf_counter()
+step()
+sync()
+first = time.perf_counter() - t0
+print("RESULT " + json.dumps({"first_s": first, **split, "kernels": kernels}))
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model")
+    ap.add_argument("side", choices=["ours", "tinygrad"])
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--build", default="build", help="the build tree whose C API our side uses")
+    a = ap.parse_args()
+    tg = tinygrad_checkout("first_call.py")
+    if tg is None:
+        return 1
+    p = subprocess.run([PY, "-c", CHILD, HERE, a.model, a.side], env=side_env(a.side, a.threads, tg, a.build), cwd=tg, capture_output=True,
+                       text=True)
+    r = next((json.loads(ln[7:]) for ln in p.stdout.splitlines() if ln.startswith("RESULT ")), None)
+    if r is None:
+        print(f"{a.model} {a.side} failed (rc {p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
+        return 1
+    rest = r["first_s"] - r["schedule"] - r["compile"]
+    print(f"{a.model} {a.side} {a.threads}t: first call {r['first_s']:.2f} s = schedule {r['schedule']:.2f} + "
+          f"lower+compile {r['compile']:.2f} + run and the rest {rest:.2f}")
+    ks = r["kernels"]
+    if ks:
+        phases = {}
+        for k in ks:
+            for ph, ms in k["phases"].items():
+                phases[ph] = phases.get(ph, 0.0) + ms
+        print(f"  {len(ks)} kernels compiled, {sum(k['ms'] for k in ks) / 1e3:.2f} s summed over threads: " +
+              ", ".join(f"{ph} {ms / 1e3:.2f} s" for ph, ms in phases.items()))
+        for k in sorted(ks, key=lambda k: -k["ms"])[:a.top]:
+            ph = " ".join(f"{n} {v:.0f}" for n, v in k["phases"].items())
+            top = max(k["phases"], key=k["phases"].get) if k["phases"] else "-"
+            print(f"  {k['ms']:8.1f} ms  {k['name']:<32} {ph}  (most: {top})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    sys.exit(main())
