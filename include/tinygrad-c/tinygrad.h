@@ -251,8 +251,8 @@ TGC_API tgc_status tgc_target_describe(const char *target, tgc_target_info *out_
  *  - entry: tgc_kernel_info.name.
  * options: keep_mlir keeps the emitted gpu.module (TGC_TEXT_MLIR),
  * keep_llvm_ir the module after the target's pipeline (TGC_TEXT_LLVM_IR:
- * spirv or llvm+nvvm/rocdl dialect); max_threads and after_pass are CPU
- * only. An unknown target, or a kernel over the target's threads or
+ * spirv or llvm+nvvm/rocdl dialect); after_pass sees every pass of the
+ * target's pipeline; max_threads is CPU only. An unknown target, or a kernel over the target's threads or
  * workgroup memory or with a dtype it lacks, is TGC_COMPILE_FAILED naming
  * the target and the limit. */
 TGC_API tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
