@@ -320,7 +320,8 @@ def bench_torch(bench, ours_us):
     return out
 
 
-CONFORMANCE_TIMEOUT_S = 600  # the suite takes seconds; a hang must not eat the device budget
+# The suite takes seconds; a hang must not eat the device run's 10 minutes (the log's tail names the test).
+CONFORMANCE_TIMEOUT_S = 180
 
 
 def test_logs(text):
@@ -386,6 +387,17 @@ def run_conformance(root, driver):
 def conformance_line(c):
     line = f"conformance ({c['driver']}): {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"
     return line + (f" ({c['error']})" if c.get("error") else "")
+
+
+def print_conformance(c):
+    """Each failed and skipped test with its message, the log's tail where gtest did not finish, the counts."""
+    for f in c["failures"]:
+        print(f"  FAIL {f['test']}: {' '.join(f['message'].splitlines()[:3])}")  # where, then what
+    for f in c["skips"]:
+        print(f"  SKIP {f['test']}: {(f['message'].splitlines() or [''])[-1]}")
+    if c.get("output_tail"):
+        print(c["output_tail"])
+    print(f"device-check: {conformance_line(c)}")
 
 
 def self_test_conformance(root):
@@ -490,13 +502,7 @@ def main():
                    results=results, conformance=conformance), open(os.path.join(root, "results.json"), "w"), indent=1)
     print(f"device-check: {passed}/{len(results)} cases matched")
     if conformance:
-        for f in conformance["failures"]:
-            print(f"  FAIL {f['test']}: {f['message'].splitlines()[0] if f['message'] else ''}")
-        for f in conformance["skips"]:
-            print(f"  SKIP {f['test']}: {(f['message'].splitlines() or [''])[-1]}")
-        if conformance.get("output_tail"):
-            print(conformance["output_tail"])
-        print(f"device-check: {conformance_line(conformance)}")
+        print_conformance(conformance)
     return 0 if passed == len(results) and conformance_ok else 1
 
 
