@@ -15,13 +15,17 @@
 #       4096^3 fp32/fp16, softmax and layernorm 4096x4096, ResNet conv2d 3x3
 #       256; bench_cases.py), with our opts and tinygrad's (--bench-opts),
 #       their inputs as generator specs (the device half generates them).
+#       OUT/conformance carries the runtime's gtest binary and the kernels of
+#       its conformance suite (build TinygradRuntimeTests first).
 #   scripts/device-check.sh device [OUT]
 #       The GPU machine (CUDA driver, Python with numpy, optionally torch; no
 #       MLIR): runs every case of OUT through our CUDA driver, compares with
 #       the expected outputs, times each kernel and, for cases marked as
-#       benchmarks, torch on the same shapes. Writes OUT/results.json.
-#       Exit 0: every case matched; 1: a mismatch or error; 3: NOT RUN, no
-#       CUDA device (the driver says why).
+#       benchmarks, torch on the same shapes; then the conformance suite's
+#       CUDA instantiation (passed/failed/skipped). Writes OUT/results.json.
+#       Exit 0: every case matched and the suite passed with nothing skipped;
+#       1: a mismatch, error, failed or skipped test; 3: NOT RUN, no CUDA
+#       device (the driver says why).
 #
 # With the device tool: run `scripts/device-check.sh local` here, then
 #   run(command="scripts/device-check.sh device build/device-check",
@@ -42,7 +46,7 @@ case "$mode" in
     exec "$PY" "$out/run_cases.py" "$out"
     ;;
   *)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -3,8 +3,10 @@
 # there (a suite that did not build is a failure, not a suite fewer), and
 # an executable in <build>/unittests that is not listed fails too, so the
 # list stays the one unittests/ builds.
-#   run-gtests.sh [BUILD]   one line per suite, then "gtest: P passed, F failed"
+#   run-gtests.sh [BUILD]   one line per suite, then "gtest: P passed, F failed, S skipped"
 #   run-gtests.sh --list    the expected suites
+# A skipped test (GTEST_SKIP: e.g. the CUDA and AMD conformance
+# instantiations without their hardware) is counted as skipped, never passed.
 set -uo pipefail
 SUITES=(
   TinygradSupportTests
@@ -27,7 +29,7 @@ if grep -qx 'TG_RUNTIME_TSAN:BOOL=OFF' "$BUILD/CMakeCache.txt" 2>/dev/null; then
   for s in "${SUITES[@]}"; do [ "$s" = TinygradRuntimeTestsTSan ] || kept+=("$s"); done
   SUITES=("${kept[@]}")
 fi
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 log=$(mktemp)
 for s in "${SUITES[@]}"; do
   t="$BUILD/unittests/$s"
@@ -40,13 +42,14 @@ for s in "${SUITES[@]}"; do
   rc=$?
   gp=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log" | grep -oE '[0-9]+' | head -1)
   gf=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$log" | grep -oE '[0-9]+' | head -1)
-  gp=${gp:-0}; gf=${gf:-0}
+  gs=$(grep -E '^\[  SKIPPED \] [0-9]+ test' "$log" | grep -oE '[0-9]+' | head -1)
+  gp=${gp:-0}; gf=${gf:-0}; gs=${gs:-0}
   if [ "$rc" -ne 0 ] && [ "$gf" -eq 0 ]; then gf=1; tail -n 20 "$log"; fi
   # a suite that ran no test at all is broken too
   if [ "$gp" -eq 0 ] && [ "$gf" -eq 0 ]; then gf=1; echo "$s ran no test:"; tail -n 20 "$log"; fi
   grep -E '^\[  FAILED  \]' "$log" || true
-  echo "$s: $gp passed, $gf failed"
-  passed=$((passed + gp)); failed=$((failed + gf))
+  echo "$s: $gp passed, $gf failed, $gs skipped"
+  passed=$((passed + gp)); failed=$((failed + gf)); skipped=$((skipped + gs))
 done
 for t in "$BUILD"/unittests/*; do
   [ -f "$t" ] && [ -x "$t" ] || continue
@@ -57,5 +60,5 @@ for t in "$BUILD"/unittests/*; do
   fi
 done
 rm -f "$log"
-echo "gtest: $passed passed, $failed failed"
+echo "gtest: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

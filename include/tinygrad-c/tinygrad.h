@@ -77,7 +77,7 @@ extern "C" {
 /* Version of this header. Option and info structs carry an api_version
  * field that must be set to this value; tgc_api_version() returns the
  * library's. A library accepts structs of its own version only. */
-#define TGC_API_VERSION 2
+#define TGC_API_VERSION 3
 
 #if defined(_WIN32)
 #define TGC_API
@@ -251,8 +251,8 @@ TGC_API tgc_status tgc_target_describe(const char *target, tgc_target_info *out_
  *  - entry: tgc_kernel_info.name.
  * options: keep_mlir keeps the emitted gpu.module (TGC_TEXT_MLIR),
  * keep_llvm_ir the module after the target's pipeline (TGC_TEXT_LLVM_IR:
- * spirv or llvm+nvvm/rocdl dialect); max_threads and after_pass are CPU
- * only. An unknown target, or a kernel over the target's threads or
+ * spirv or llvm+nvvm/rocdl dialect); after_pass sees every pass of the
+ * target's pipeline; max_threads is CPU only. An unknown target, or a kernel over the target's threads or
  * workgroup memory or with a dtype it lacks, is TGC_COMPILE_FAILED naming
  * the target and the limit. */
 TGC_API tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_cpu_options *options,
@@ -346,16 +346,21 @@ typedef struct tgc_beam_options {
   const char *cache_dir; /* NULL: TINYGRAD_MLIR_CACHE_DIR, else
                             $XDG_CACHE_HOME/tinygrad-mlir, ~/.cache/...; the
                             results go to beam/ under it                      */
-  tgc_beam_timer timer;  /* NULL: each candidate runs on the runtime's CPU
-                            device in a child process                         */
+  tgc_beam_timer timer;  /* NULL: each candidate runs on the target's runtime
+                            device (the CPU's in a child process)             */
   void *user_data;       /* passed to timer                                   */
+  const char *target;    /* as tgc_compile_kernel's ("vulkan"); NULL: "cpu"   */
+  const char *device;    /* the runtime device candidates are timed on
+                            ("VULKAN:1"); NULL: the target's ("VULKAN")        */
 } tgc_beam_options;
 
-#define TGC_BEAM_OPTIONS_DEFAULT {TGC_API_VERSION, 2, 0, 0, NULL, NULL, NULL}
+#define TGC_BEAM_OPTIONS_DEFAULT {TGC_API_VERSION, 2, 0, 0, NULL, NULL, NULL, NULL, NULL}
 
 /* tinygrad's beam_search (codegen/opt/search.py) for the kernel AST in
  * module (as tgc_compile_kernel_cpu takes it), with our compiler and
- * runtime: each candidate's opts are compiled as opts_to_apply and timed;
+ * runtime, for any target: each candidate's opts are compiled for the
+ * target as opts_to_apply and timed on its runtime device (a GPU kernel in
+ * this process, its launch dims at the variables' middle values);
  * one that fails to compile, faults or runs past BEAM_TIMEOUT_SEC is listed
  * in "failures" and skipped. The BEAM_* variables of search.py are read from
  * the environment. Results are cached on disk (key: the AST, the width, the
@@ -365,7 +370,9 @@ typedef struct tgc_beam_options {
  * (false: the kernel is tagged or names its own opts_to_apply, which are
  * "opts"), "rounds", "compiled", "timed", "best_s" (null unless searched),
  * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),
- * "key", "failures": [{"opts", "stage", "error"}]}. */
+ * "key", "device" (where candidates were timed), "failures": [{"opts",
+ * "stage", "error"}]}. An unknown target is TGC_INVALID_ARGUMENT; a device
+ * that does not open fails every candidate ("failures" says why). */
 TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json);
 
 /* ---- running a compiled kernel through tinygrad-rt ---------------------- */

@@ -1,7 +1,7 @@
 //===- Beam.cpp - tgc_beam_search: BEAM search of a kernel's opts ---------===//
 #include "Internal.h"
 
-#include "tinygrad/Execution/BeamCPU.h"
+#include "tinygrad/Execution/BeamKernel.h"
 #include "tinygrad/Target/TinygradJSON.h"
 
 #include "llvm/Support/JSON.h"
@@ -38,8 +38,18 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
     if (tgc_status st = tgc::kernelRoot(module, diags, "tgc_beam_search", root); st != TGC_OK)
       return st;
 
-    tinygrad::exec::CPUBeamOptions bo;
+    tinygrad::exec::BeamOptions bo;
     bo.amt = o.beam;
+    if (o.target) {
+      std::string why;
+      bo.target = tinygrad::TargetDescription::parse(o.target, &why);
+      if (!bo.target)
+        return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_beam_search: " + why);
+      if (!bo.target->isGPU())
+        bo.target.reset(); // the host with max_threads cores
+    }
+    if (o.device)
+      bo.device = o.device;
     bo.maxThreads = o.max_threads;
     bo.ignoreCache = o.ignore_cache != 0;
     if (o.cache_dir)
@@ -55,10 +65,10 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
         return t;
       };
     }
-    llvm::Expected<tinygrad::exec::CPUBeamOutcome> found = [&] {
+    llvm::Expected<tinygrad::exec::BeamOutcome> found = [&] {
       // the LLVM back end compiles one kernel at a time (Kernel.cpp)
       std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
-      return tinygrad::exec::beamSearchForCPU(root, bo);
+      return tinygrad::exec::beamSearchKernel(root, bo);
     }();
     if (!found)
       return diags.fail(TGC_COMPILE_FAILED, "BEAM search: " + llvm::toString(found.takeError()));
@@ -79,6 +89,7 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"compile_threads", (int64_t)sr.compileThreads},
                      {"time_s", sr.timeS},
                      {"key", found->cacheKey},
+                     {"device", found->device},
                      {"failures", std::move(failures)}};
     std::string text;
     llvm::raw_string_ostream(text) << json::Value(std::move(res));

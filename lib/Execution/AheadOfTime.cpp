@@ -3,6 +3,7 @@
 #include "ExecError.h"
 
 #include "tinygrad/Conversion/HCQToRuntime.h"
+#include "tinygrad/Dialect/HCQ/IR/HCQ.h"
 #include "tinygrad/Target/CPU/CPUTarget.h"
 #include "tinygrad-rt/hcq.h"
 
@@ -38,6 +39,44 @@ template <typename T, typename F> std::string initializer(const std::vector<T> &
   return s;
 }
 
+/// One exec argument that is a bound variable: what a changed variable
+/// patches in the recorded graph (tgrt_graph_update_arg), as tinygrad's
+/// HCQGraph patches var_vals instead of recording again.
+struct VarPatch {
+  unsigned exec, arg, var;
+};
+
+/// The schedule's variable arguments, with the exec index the captured graph
+/// gives each (tgrt_graph_create over the submitted queues in submission
+/// order, each queue's execs in recording order; tgrt_hcq_state_capture).
+/// Launch dims and copy sizes are constants in hcq, so arguments are all a
+/// variable can change.
+std::vector<VarPatch> varPatches(func::FuncOp schedule, unsigned &numExecs) {
+  llvm::DenseMap<Value, unsigned> varIndex;
+  unsigned vars = 0;
+  for (BlockArgument a : schedule.getArguments())
+    if (a.getType().isInteger(64))
+      varIndex[a] = vars++;
+  llvm::DenseMap<Value, std::vector<hcq::ExecOp>> execsOf;
+  std::vector<Value> submitted;
+  schedule.walk([&](Operation *op) {
+    if (auto x = dyn_cast<hcq::ExecOp>(op))
+      execsOf[x.getQueue()].push_back(x);
+    else if (auto s = dyn_cast<hcq::SubmitOp>(op))
+      submitted.push_back(s.getQueue());
+  });
+  std::vector<VarPatch> patches;
+  numExecs = 0;
+  for (Value q : submitted)
+    for (hcq::ExecOp x : execsOf.lookup(q)) {
+      for (auto [i, a] : llvm::enumerate(x.getArgs()))
+        if (auto it = varIndex.find(a); it != varIndex.end())
+          patches.push_back({numExecs, static_cast<unsigned>(i), it->second});
+      ++numExecs;
+    }
+  return patches;
+}
+
 std::string quoted(llvm::StringRef s) {
   std::string out = "\"";
   for (char c : s)
@@ -57,7 +96,8 @@ std::string tensorTable(const std::vector<AOTProgram::Tensor> &ts) {
 
 /// The header: declarations of the object's symbols, the program's tables,
 /// and create/run/destroy as static inline functions over runtime.h/hcq.h.
-std::string header(const AOTProgram &p, llvm::StringRef n) {
+std::string header(const AOTProgram &p, llvm::StringRef n, const std::vector<VarPatch> &patches,
+                   unsigned numExecs) {
   std::string s;
   llvm::raw_string_ostream os(s);
   std::string guard = n.upper() + "_TINYGRAD_AOT_H";
@@ -69,7 +109,8 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << " *   " << n << "_program p; " << n << "_create(device, &p); copy the inputs in (" << n << "_inputs),\n"
      << " *   " << n << "_run(&p); copy the outputs out (" << n << "_outputs); " << n << "_destroy(&p).\n"
      << " * " << n << "_create records the schedule once as a graph (tgrt_graph); each " << n << "_run replays it.\n"
-     << " * The inputs live in the program's own storage, so new inputs need no patch. */\n"
+     << " * The inputs live in the program's own storage, so new inputs need no patch; changed `vars`\n"
+     << " * patch the kernel arguments they feed (" << n << "_var_patches) in the recorded graph. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"tinygrad-rt/hcq.h\"\n\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
@@ -84,7 +125,18 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << "  " << n << "_NUM_PROGRAMS = " << p.kernels.size() << ",\n"
      << "  " << n << "_NUM_VARS = " << p.vars.size() << ",\n"
      << "  " << n << "_NUM_INPUTS = " << p.inputs.size() << ",\n"
-     << "  " << n << "_NUM_OUTPUTS = " << p.outputs.size() << "\n};\n\n"
+     << "  " << n << "_NUM_OUTPUTS = " << p.outputs.size() << ",\n"
+     << "  " << n << "_NUM_EXECS = " << numExecs << ",\n"
+     << "  " << n << "_NUM_VAR_PATCHES = " << patches.size() << "\n};\n\n"
+     << "/* {exec, argument, variable}: the recorded graph's exec `exec` takes vars[variable] as its\n"
+     << " * integer argument `argument` (tgrt_graph_update_arg). */\n"
+     << "static const unsigned " << n << "_var_patches[][3] = "
+     << initializer(patches,
+                    [&](const VarPatch &v) {
+                      return "{" + std::to_string(v.exec) + "u, " + std::to_string(v.arg) + "u, " +
+                             std::to_string(v.var) + "u}";
+                    })
+     << ";\n\n"
      << "/* A tensor the caller fills or reads: `bytes` dense row-major bytes at `offset` in storage[storage].\n"
      << " * Inputs are the tensor graph's device buffers in slot order: those realized before the program\n"
      << " * (its inputs) first, then those it creates (clone and assign targets; tinygrad's RNG state on\n"
@@ -101,8 +153,8 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << "  void *objects[" << numObjects << "];\n"
      << "  int64_t vars[" << std::max<size_t>(1, p.vars.size()) << "]; /* "
      << (p.vars.empty() ? std::string("none") : llvm::join(p.vars, ", ")) << " */\n"
-     << "  /* The recorded schedule, the values of `vars` it was recorded with, and the signal a\n"
-     << "   * launch raises to `launches`. */\n"
+     << "  /* The recorded schedule, the values of `vars` its arguments hold (recorded or patched\n"
+     << "   * since), and the signal a launch raises to `launches`. */\n"
      << "  tgrt_graph *graph;\n"
      << "  int64_t recorded_vars[" << std::max<size_t>(1, p.vars.size()) << "];\n"
      << "  tgrt_signal *done;\n"
@@ -111,7 +163,8 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << "  char message[256]; /* the failing call, for " << n << "_run's *message */\n"
      << "} " << n << "_program;\n\n";
   os << "/* Records the schedule with the current `vars` into p->graph (compiled hcq ops on a capture\n"
-     << " * state: queues recorded, not submitted). */\n"
+     << " * state: queues recorded, not submitted), checking that it has the execs the patch table\n"
+     << " * counts. */\n"
      << "static inline tgrt_status " << n << "_record(" << n << "_program *p) {\n"
      << "  tgrt_hcq_state *state = NULL;\n  tgrt_graph *graph = NULL;\n  const char *message = NULL;\n"
      << "  tgrt_status s = tgrt_hcq_state_create(1, TGRT_WAIT_INFINITE, &state);\n"
@@ -119,6 +172,14 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << "  " << n << "_schedule(state, p->objects, p->vars);\n"
      << "  s = tgrt_hcq_state_status(state, &message);\n"
      << "  if (s == TGRT_OK && (s = tgrt_hcq_state_capture(state, &graph)) != TGRT_OK) message = tgrt_last_error();\n"
+     << "  if (s == TGRT_OK) {\n"
+     << "    uint32_t execs = 0;\n"
+     << "    if ((s = tgrt_graph_exec_count(graph, &execs)) == TGRT_OK && execs != " << n << "_NUM_EXECS) {\n"
+     << "      s = TGRT_INTERNAL;\n"
+     << "      message = \"" << n << "_record: the recorded graph's exec count differs from the patch table's\";\n"
+     << "    }\n"
+     << "    if (s != TGRT_OK) tgrt_graph_destroy(graph);\n"
+     << "  }\n"
      << "  if (s != TGRT_OK) strncpy(p->message, message ? message : \"\", sizeof p->message - 1);\n"
      << "  tgrt_hcq_state_destroy(state);\n"
      << "  if (s != TGRT_OK) return s;\n"
@@ -167,13 +228,19 @@ std::string header(const AOTProgram &p, llvm::StringRef n) {
      << "  if (s == TGRT_OK) s = " << n << "_record(p);\n"
      << "  return s;\n}\n\n";
   os << "/* Replays the recorded schedule once and waits for it (at most `timeout_ms`); p->vars changed\n"
-     << " * since the recording are recorded again first. On failure *message (may be NULL) names the\n"
-     << " * failing runtime call. */\n"
+     << " * since the last launch are patched into the kernel arguments they feed first. On failure\n"
+     << " * *message (may be NULL) names the failing runtime call. */\n"
      << "static inline tgrt_status " << n << "_run(" << n
      << "_program *p, uint64_t timeout_ms, const char **message) {\n"
      << "  tgrt_status s = TGRT_OK;\n"
      << "  p->message[0] = 0;\n"
-     << "  if (memcmp(p->vars, p->recorded_vars, sizeof p->vars) != 0) s = " << n << "_record(p);\n"
+     << "  unsigned i;\n"
+     << "  for (i = 0; s == TGRT_OK && i < " << n << "_NUM_VAR_PATCHES; ++i) {\n"
+     << "    const unsigned *v = " << n << "_var_patches[i];\n"
+     << "    if (p->vars[v[2]] != p->recorded_vars[v[2]])\n"
+     << "      s = tgrt_graph_update_arg(p->graph, v[0], v[1], p->vars[v[2]]);\n"
+     << "  }\n"
+     << "  if (s == TGRT_OK) memcpy(p->recorded_vars, p->vars, sizeof p->vars);\n"
      << "  if (s == TGRT_OK && (s = tgrt_graph_launch(p->graph, p->done, p->launches + 1)) == TGRT_OK) {\n"
      << "    p->launches += 1;\n"
      << "    s = tgrt_signal_wait(p->done, p->launches, timeout_ms);\n"
@@ -203,6 +270,8 @@ llvm::Expected<AOTFiles> exec::emitAheadOfTime(const AOTProgram &p, llvm::String
   if (p.kernels.size() != p.entries.size())
     return error("kernel objects and entries differ in number");
   func::FuncOp schedule = p.schedule;
+  unsigned numExecs = 0;
+  std::vector<VarPatch> patches = varPatches(schedule, numExecs);
   MLIRContext *ctx = schedule.getContext();
   ctx->loadDialect<LLVM::LLVMDialect>();
   OwningOpRef<ModuleOp> module = ModuleOp::create(schedule.getLoc());
@@ -225,5 +294,5 @@ llvm::Expected<AOTFiles> exec::emitAheadOfTime(const AOTProgram &p, llvm::String
   auto out = cpu::emitObject(*module);
   if (failed(out))
     return error("the schedule's object was not emitted");
-  return AOTFiles{std::move(out->object), header(p, name)};
+  return AOTFiles{std::move(out->object), header(p, name, patches, numExecs)};
 }

@@ -67,6 +67,25 @@ class TestBeamSearchAPI(unittest.TestCase):
         self.assertEqual(len(calls), n)
         self.assertEqual(first["opts"], second["opts"])
 
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_a_gpu_target_is_timed_on_its_device(self):
+        # no timer: each candidate compiles for Vulkan and runs on the runtime's Vulkan device (lavapipe)
+        with matmul_module(self.ctx) as m:
+            res = m.beam_search(1, ignore_cache=True, cache_dir=self.tmp.name, target="vulkan")
+        self.assertTrue(res["searched"])
+        self.assertEqual(res["device"], "VULKAN")
+        self.assertGreater(res["timed"], 0)
+        self.assertEqual(res["failures"], [])
+        self.assertGreater(res["best_s"], 0)
+        # the searched opts compile for the target as opts_to_apply
+        self.assertTrue(all(o["op"] in ("UPCAST", "UNROLL", "LOCAL", "GROUP", "GROUPTOP") for o in res["opts"]), res)
+
+    def test_an_unknown_target_is_an_argument_error(self):
+        with matmul_module(self.ctx) as m:
+            with self.assertRaises(capi.CAPIError) as cm:
+                m.beam_search(1, ignore_cache=True, cache_dir=self.tmp.name, target="tpu")
+        self.assertIn("tpu", cm.exception.message)
+
 
 BEAM_PROGRAM = textwrap.dedent("""
     import json
@@ -90,11 +109,11 @@ class TestBeamThroughTheHook(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_beam(self, extra=None):
+    def run_beam(self, extra=None, dev="CPU:MLIR"):
         env = {"TINYGRAD_MLIR_CACHE_DIR": os.path.join(self.tmp.name, "cache"), "TINYGRAD_MLIR_LOG": self.log,
                "TINYGRAD_MLIR_TRANSPORT": "capi", "CACHELEVEL": "0" if (extra or {}).get("TINYGRAD_MLIR_BEAM") else "2"}
         env.update(extra or {})
-        p = run_py(BEAM_PROGRAM, "CPU:MLIR", env, pythonpath=[SITE, PYDIR, TG])
+        p = run_py(BEAM_PROGRAM, dev, env, pythonpath=[SITE, PYDIR, TG])
         self.assertTrue(result_of(p)["ok"], p.stderr[-3000:])
         with open(self.log, encoding="utf-8") as f:
             return [ln for ln in f.read().splitlines() if "BEAM=2" in ln]
@@ -108,6 +127,15 @@ class TestBeamThroughTheHook(unittest.TestCase):
         self.assertEqual(len(second), 1, second)
         self.assertIn("our search (cached)", second[0])
         self.assertEqual(first[0].split("-> ")[1], second[0].split("-> ")[1])  # the same opts
+
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_our_search_on_vulkan(self):
+        # DEV=VULKAN: BEAM=2 searches for the vulkan target, timed on the runtime's Vulkan device; the
+        # result (checked against numpy) runs there too
+        lines = self.run_beam(dev="VULKAN")
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("our search (", lines[0])
+        self.assertIn("timed on VULKAN", lines[0])
 
     def test_tinygrads_search_drives_our_compiler(self):
         lines = self.run_beam({"TINYGRAD_MLIR_BEAM": "tinygrad"})

@@ -310,10 +310,10 @@ def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None):
     return res, ast_json, name
 
 
-def beam_search(ast, amt, ignore_cache=False, max_threads=0):
-    """Our BEAM search of `ast`'s opts (tgc_beam_search, C API transport only) -> its result dict
-    ("opts": [{"op", "axis", "arg"}], "cached", "searched", "failures", ...). MLIRCompileError when the
-    kernel cannot be searched."""
+def beam_search(ast, amt, ignore_cache=False, max_threads=0, target=None):
+    """Our BEAM search of `ast`'s opts (tgc_beam_search, C API transport only) for `target` (None: the
+    CPU), timed on its runtime device -> its result dict ("opts": [{"op", "axis", "arg"}], "cached",
+    "searched", "failures", ...). MLIRCompileError when the kernel cannot be searched."""
     from . import capi
     name = kernel_name(ast)
     try:
@@ -326,7 +326,7 @@ def beam_search(ast, amt, ignore_cache=False, max_threads=0):
                                "(TINYGRAD_MLIR_TRANSPORT=capi; TINYGRAD_MLIR_BEAM=tinygrad runs tinygrad's search)")
     try:
         with _capi_context().import_json(ast_json, name=label) as mod:
-            return mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache)
+            return mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache, target=target)
     except capi.CAPIError as e:
         raise MLIRCompileError(label, f"BEAM search: {e.status}: {e.message}", ast_json) from None
 

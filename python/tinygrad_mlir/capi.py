@@ -31,7 +31,7 @@ import threading
 from .progress import ProgressBar
 
 ENV_LIBRARY = "TINYGRAD_MLIR_CAPI"
-API_VERSION = 2
+API_VERSION = 3
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_HERE))
 
@@ -108,7 +108,7 @@ _BEAM_TIMER = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_char_p, ctypes.c_void_p
 class _BeamOptions(ctypes.Structure):
     _fields_ = [("api_version", ctypes.c_uint32), ("beam", ctypes.c_uint32), ("max_threads", ctypes.c_uint32),
                 ("ignore_cache", ctypes.c_uint32), ("cache_dir", ctypes.c_char_p), ("timer", _BEAM_TIMER),
-                ("user_data", ctypes.c_void_p)]
+                ("user_data", ctypes.c_void_p), ("target", ctypes.c_char_p), ("device", ctypes.c_char_p)]
 _PROGRESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
 
 
@@ -379,10 +379,13 @@ class Module(_Handle):
         _call("tgc_compile_kernel_cpu", self.handle, ctypes.byref(opts), ctypes.byref(h))
         return Kernel(h.value)
 
-    def beam_search(self, beam, max_threads=0, ignore_cache=False, cache_dir=None, timer=None):
+    def beam_search(self, beam, max_threads=0, ignore_cache=False, cache_dir=None, timer=None, target=None,
+                    device=None):
         """tinygrad's BEAM search of this kernel AST's opts (tgc_beam_search) -> its result dict:
-        "opts" ([{"op", "axis", "arg"}], the opts_to_apply), "cached", "searched", "failures", ...
-        timer(opts) -> seconds (or < 0: the candidate fails) replaces the runtime as the clock."""
+        "opts" ([{"op", "axis", "arg"}], the opts_to_apply), "cached", "searched", "device", "failures", ...
+        timer(opts) -> seconds (or < 0: the candidate fails) replaces the runtime as the clock. `target`
+        ("vulkan"; None: the CPU) is what candidates compile for, `device` ("VULKAN:1"; None: the target's)
+        where they are timed."""
         def cb(opts_json, _user):
             try:
                 return float(timer(json.loads(opts_json.decode())))
@@ -390,7 +393,8 @@ class Module(_Handle):
                 return -1.0
         ctimer = _BEAM_TIMER(cb) if timer is not None else _BEAM_TIMER()
         opts = _BeamOptions(API_VERSION, beam, max_threads, int(bool(ignore_cache)),
-                            cache_dir.encode() if cache_dir else None, ctimer, None)
+                            cache_dir.encode() if cache_dir else None, ctimer, None,
+                            target.encode() if target else None, device.encode() if device else None)
         p = ctypes.c_void_p()
         _call("tgc_beam_search", self.handle, ctypes.byref(opts), ctypes.byref(p))
         return json.loads(_take_string(p))

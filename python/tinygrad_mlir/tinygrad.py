@@ -50,8 +50,10 @@ Environment:
   TINYGRAD_MLIR_CHECK=exact      the same, floats compared bit for bit (NaNs as NaNs) instead of
                                  within 1e-5 (1e-2 at 16 bits)
   TINYGRAD_MLIR_BEAM=ours|tinygrad  whose search runs for BEAM=N (default ours: tgc_beam_search, our
-                                 compiler and runtime, its own disk cache; tinygrad: tinygrad's
-                                 beam_search, its candidates compiled by us and timed by tinygrad)
+                                 compiler and runtime, its own disk cache, on DEV=VULKAN for the
+                                 vulkan target and timed on the runtime's Vulkan device; tinygrad:
+                                 tinygrad's beam_search, its candidates compiled by us and timed by
+                                 tinygrad)
 
 Each kernel's thread split uses the renderer's global_max (tinygrad's CPU renderer: NUM_CPU_THREADS), as
 tinygrad's heuristic does; tinygrad-compile gets it as --max-threads.
@@ -164,9 +166,10 @@ def cpu_threads(renderer):
     return int(gm[0]) if gm and isinstance(gm[0], int) and gm[0] > 0 else 0
 
 
-def with_beam_opts(ast, renderer):
+def with_beam_opts(ast, renderer, target=None):
     """BEAM=N (ast.arg.beam) on a kernel that names no opts_to_apply: the searched opts as its
-    opts_to_apply (tinygrad's apply_opts order: opts_to_apply, else beam, else the heuristic)."""
+    opts_to_apply (tinygrad's apply_opts order: opts_to_apply, else beam, else the heuristic). Our
+    search compiles for `target` (None: the CPU) and times on its runtime device."""
     import dataclasses
     info = ast.arg
     if ast.tag is not None or info is None or getattr(info, "beam", 0) < 1 or info.opts_to_apply is not None:
@@ -178,9 +181,10 @@ def with_beam_opts(ast, renderer):
     elif mode == "ours":
         from tinygrad.helpers import CACHELEVEL, IGNORE_BEAM_CACHE
         res = backend.beam_search(ast, info.beam, ignore_cache=bool(IGNORE_BEAM_CACHE.value) or CACHELEVEL.value < 1,
-                                  max_threads=cpu_threads(renderer))
+                                  max_threads=0 if target else cpu_threads(renderer), target=target)
         opts = tuple(Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res["opts"])
-        detail = "cached" if res["cached"] else f"{res['compiled']} compiled, {len(res['failures'])} failed"
+        detail = "cached" if res["cached"] else \
+            f"{res['compiled']} compiled, {len(res['failures'])} failed, timed on {res['device']}"
         how = f"our search ({detail})"
     else:
         raise ValueError(f"TINYGRAD_MLIR_BEAM is ours or tinygrad, not {mode!r}")
@@ -333,6 +337,7 @@ def compile_to_gpu_program(ast, renderer):
     needs. No fallback: a kernel we cannot compile raises MLIRCompileError."""
     from . import gpu_device
     t0 = time.perf_counter()
+    ast = with_beam_opts(ast, renderer, target=renderer.mlir_target)
     res, ast_json, name = backend.compile_kernel(ast, target=renderer.mlir_target)
     meta = {"format": res["format"], "entry": res["name"], "num_buffers": len(res["globals"]),
             "scalar_bytes": [8 if dt in backend._64BIT else 4 for dt in res["var_dtypes"]],

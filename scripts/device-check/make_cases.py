@@ -10,6 +10,11 @@ Each case is a folder OUT/cases/<name>/ with
                 does not match the device)
   *.bin         raw little-endian inputs and expected outputs
 OUT/runtime/ holds the MLIR-free runtime and OUT/run_cases.py the device half.
+OUT/conformance/ holds the runtime's gtest binary (TinygradRuntimeTests: it
+links libTinygradRuntime.so only, no MLIR) and the conformance suite's kernels
+it loads there (unittests/Runtime/kernels: cts_sm80.ptx, built from cts.gpu.mlir by
+our NVVM route, and conformance.o for the CPU self-test); the device half runs
+the suite's CUDA instantiation (gtest filter */CUDA) with them.
 
 Built-in cases are the hand-written gpu.modules of test/Target/GPU/Inputs with
 numpy references. --cases DIR --compiler CMD adds one case per kernel case
@@ -90,6 +95,26 @@ def write_buffers(case_dir, buffers):
                 entry[key] = name
         out.append(entry)
     return out
+
+
+# What the conformance suite's CUDA and CPU instantiations load (unittests/Runtime/CMakeLists.txt
+# builds them; Conformance.h names them): the CUDA run on the GPU, the CPU one in --self-test.
+CONFORMANCE_KERNELS = ("cts_sm80.ptx", "conformance.o")
+
+
+def add_conformance(build, out):
+    """OUT/conformance: the runtime test binary and the kernels the suite's CUDA and CPU runs load."""
+    binary = os.path.join(build, "unittests", "TinygradRuntimeTests")
+    kernels = os.path.join(build, "unittests", "Runtime", "kernels")
+    missing = [f for f in [binary] + [os.path.join(kernels, k) for k in CONFORMANCE_KERNELS] if not os.path.exists(f)]
+    if missing:
+        sys.exit(f"device-check: {', '.join(missing)} missing (build TinygradRuntimeTests first)")
+    d = os.path.join(out, "conformance")
+    os.makedirs(os.path.join(d, "kernels"))
+    shutil.copy2(binary, d)
+    for k in CONFORMANCE_KERNELS:
+        shutil.copy2(os.path.join(kernels, k), os.path.join(d, "kernels"))
+    return dict(binary="conformance/TinygradRuntimeTests", kernels="conformance/kernels")
 
 
 def compile_builtin(args, stem, case_dir):
@@ -187,11 +212,14 @@ def main():
             sys.exit(f"device-check: --bench-opts takes {','.join(OPTS)}, got {args.bench_opts!r}")
         add_bench_cases(args.root, args.build, args.arch, args.out, names, opts)
     self_test = add_self_test_cases(args.root, args.build, args.out)
+    conformance = add_conformance(args.build, args.out)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(args.out) for f in fs)
     if total > LIMIT_BYTES:
         sys.exit(f"device-check: {args.out} is {total >> 20} MiB, over the {LIMIT_BYTES >> 20} MiB budget")
-    json.dump(dict(arch=args.arch, cases=names, self_test_cases=self_test), open(os.path.join(args.out, "manifest.json"), "w"), indent=1)
+    json.dump(dict(arch=args.arch, cases=names, self_test_cases=self_test, conformance=conformance),
+              open(os.path.join(args.out, "manifest.json"), "w"), indent=1)
     print(f"device-check: {len(names)} cases for {args.arch} in {args.out} ({total / 1e6:.2f} MB)")
+    print(f"device-check: the conformance suite's CUDA run in {os.path.join(args.out, 'conformance')}")
     print(f"device half: scripts/device-check.sh device {args.out}  (carry {args.out})")
 
 

@@ -10,16 +10,24 @@ marked `bench` are also timed in torch (cuBLAS) when torch is installed.
 Bench cases (kind "bench", bench_cases.py) run a schedule of kernels in order over
 buffers named by id, with inputs generated from their specs and the reference
 computed by torch on the GPU (bench_ref.py), and are timed against torch.
-Writes results.json next to this file. Exit 0: every case matched; 1: a
-mismatch or error; 3: NOT RUN, the runtime reports no CUDA device.
+Then the runtime's conformance suite runs on the GPU: its CUDA instantiation
+(conformance/TinygradRuntimeTests --gtest_filter=*/CUDA, the kernels it loads
+in conformance/kernels), counted from gtest's JSON report as passed, failed
+and skipped; on a GPU nothing may skip.
+Writes results.json next to this file. Exit 0: every case matched and the
+suite passed; 1: a mismatch, an error or a conformance test that failed or
+skipped; 3: NOT RUN, the runtime reports no CUDA device.
 `--self-test` checks these bindings on the CPU device instead (no GPU), the
-bench cases' generation, references and comparison at small shapes, and that
-every bench case of the bundle is well formed.
+bench cases' generation, references and comparison at small shapes, that
+every bench case of the bundle is well formed, and the bundled conformance
+suite: its CPU instantiation passes, and its CUDA one, with no GPU, runs only
+the tests that need no device and skips the rest.
 """
 import ctypes
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -312,6 +320,102 @@ def bench_torch(bench, ours_us):
     return out
 
 
+# The suite takes seconds; a hang must not eat the device run's 10 minutes (the log's tail names the test).
+CONFORMANCE_TIMEOUT_S = 180
+
+
+def test_logs(text):
+    """What gtest printed inside each test ([ RUN ] name ... [ OK | SKIPPED | FAILED ] name): its JSON report
+    (gtest 1.12) has no skip messages."""
+    logs, current, lines = {}, None, []
+    for line in text.splitlines():
+        if line.startswith("[ RUN      ] "):
+            current, lines = line[13:].strip(), []
+        elif current and line.startswith(("[       OK ] ", "[  SKIPPED ] ", "[  FAILED  ] ")):
+            logs[current], current = "\n".join(lines).strip(), None
+        elif current:
+            lines.append(line)
+    return logs
+
+
+def run_conformance(root, driver):
+    """The bundled conformance suite's instantiation for `driver` ("CUDA", "CPU"): gtest's counts
+    (passed, failed, skipped), the failed and skipped tests with their first message, or None
+    where the bundle has no suite."""
+    manifest = os.path.join(root, "manifest.json")
+    suite = json.load(open(manifest)).get("conformance") if os.path.exists(manifest) else None
+    if not suite:
+        return None
+    binary, report = os.path.join(root, suite["binary"]), os.path.join(root, "conformance", f"{driver}.json")
+    env = dict(os.environ, TGRT_TEST_KERNEL_DIR=os.path.join(root, suite["kernels"]))
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (os.path.join(root, "runtime"), env.get("LD_LIBRARY_PATH")) if p)
+    if os.path.exists(report):
+        os.remove(report)
+    out = dict(driver=driver, passed=0, failed=0, skipped=0, passes=[], failures=[], skips=[])
+    try:
+        r = subprocess.run([binary, f"--gtest_filter=*/{driver}", f"--gtest_output=json:{report}"], env=env,
+                           capture_output=True, text=True, timeout=CONFORMANCE_TIMEOUT_S)
+        out["rc"], text = r.returncode, r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        out.update(rc=None, error=f"timed out after {CONFORMANCE_TIMEOUT_S} s")
+        text = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
+    tail, logs = text[-4000:], test_logs(text)
+    if not os.path.exists(report):
+        out["failed"] = 1
+        out.setdefault("error", f"no gtest report (exit {out['rc']})")
+        out["output_tail"] = tail
+        return out
+    for group in json.load(open(report))["testsuites"]:
+        for t in group["testsuite"]:
+            name = f"{group['name']}.{t['name']}"
+            if t.get("failures"):
+                out["failed"] += 1
+                out["failures"].append(dict(test=name, message=t["failures"][0]["failure"][:2000]))
+            elif t.get("result") == "SKIPPED":
+                out["skipped"] += 1
+                out["skips"].append(dict(test=name, message=logs.get(name, "")[:500]))
+            elif t.get("result") == "COMPLETED":
+                out["passed"] += 1
+                out["passes"].append(name)
+    if out["rc"] != 0 and out["failed"] == 0:
+        out["failed"] = 1
+        out["error"] = f"exit {out['rc']} with no failed test"
+        out["output_tail"] = tail
+    return out
+
+
+def conformance_line(c):
+    line = f"conformance ({c['driver']}): {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"
+    return line + (f" ({c['error']})" if c.get("error") else "")
+
+
+def print_conformance(c):
+    """Each failed and skipped test with its message, the log's tail where gtest did not finish, the counts."""
+    for f in c["failures"]:
+        print(f"  FAIL {f['test']}: {' '.join(f['message'].splitlines()[:3])}")  # where, then what
+    for f in c["skips"]:
+        print(f"  SKIP {f['test']}: {(f['message'].splitlines() or [''])[-1]}")
+    if c.get("output_tail"):
+        print(c["output_tail"])
+    print(f"device-check: {conformance_line(c)}")
+
+
+def self_test_conformance(root):
+    """The bundled suite runs here: the CPU instantiation passes; the CUDA one without a GPU passes
+    only the tests that need no device (a missing device, a missing libcuda) and skips the others,
+    saying why; none of them passes by skipping."""
+    cpu = run_conformance(root, "CPU")
+    if cpu is None:
+        return "no conformance suite in the bundle"
+    assert cpu["failed"] == 0 and cpu["skipped"] == 0 and cpu["passed"] > 0, f"CPU conformance: {cpu}"
+    cuda = run_conformance(root, "CUDA")
+    assert cuda["failed"] == 0 and cuda["passed"] > 0 and cuda["skipped"] > 0, f"CUDA conformance without a GPU: {cuda}"
+    device_less = ("Drivers/DriverOpen.", "Drivers/DriverLibrary.")  # ConformanceTest.cpp's fixtures without a device
+    assert all(p.startswith(device_less) for p in cuda["passes"]), f"passed without a GPU: {cuda['passes']}"
+    assert all("needs hardware" in s["message"] for s in cuda["skips"]), cuda["skips"]
+    return f"{conformance_line(cpu)}; {conformance_line(cuda)} (no GPU here)"
+
+
 def self_test(rt, root):
     """The bindings above against the CPU device (struct layouts, buffers,
     queues): what can be checked without a GPU, so that a lent device's
@@ -342,6 +446,7 @@ def self_test(rt, root):
     rt("tgrt_device_close", dev)
     refs = bench_ref.self_test()
     bench_self_test(rt, root)
+    print(f"  ok   {self_test_conformance(root)}")
     bench = 0
     if os.path.exists(os.path.join(root, "manifest.json")):
         for name in json.load(open(os.path.join(root, "manifest.json")))["cases"]:
@@ -390,10 +495,15 @@ def main():
         print(line, flush=True)
     rt.lib.tgrt_device_close(dev)
     passed = sum(r["ok"] for r in results)
+    conformance = run_conformance(root, "CUDA")
+    conformance_ok = conformance is None or (conformance["failed"] == 0 and conformance["skipped"] == 0
+                                             and conformance["passed"] > 0)
     json.dump(dict(device=info.description.decode(), arch=info.arch.decode(), passed=passed, total=len(results),
-                   results=results), open(os.path.join(root, "results.json"), "w"), indent=1)
+                   results=results, conformance=conformance), open(os.path.join(root, "results.json"), "w"), indent=1)
     print(f"device-check: {passed}/{len(results)} cases matched")
-    return 0 if passed == len(results) else 1
+    if conformance:
+        print_conformance(conformance)
+    return 0 if passed == len(results) and conformance_ok else 1
 
 
 if __name__ == "__main__":

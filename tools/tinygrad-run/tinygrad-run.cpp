@@ -15,13 +15,14 @@
 // already lowered to the llvm dialect outside this process (tinygrad-opt's
 // passes run one by one, printed and parsed between them): the textual
 // pipeline's result, run and compared like the library's. With --beam=N the
-// kernel's opts come from BEAM search (Execution/BeamCPU.h) and the result is
-// compiled, run and compared like any other. A schedules.jsonl record
+// kernel's opts come from BEAM search for the target, its candidates timed on
+// the target's device (Execution/BeamKernel.h), and the result is compiled,
+// run and compared like any other. A schedules.jsonl record
 // (recognised by its `tensor_graph`) is a whole program: RunProgram.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/KernelCompiler.h"
-#include "tinygrad/Execution/BeamCPU.h"
+#include "tinygrad/Execution/BeamKernel.h"
 #include "tinygrad/Execution/LoadKernel.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Target/TinygradJSON.h"
@@ -174,22 +175,22 @@ int main(int argc, char **argv) {
     die(whyTarget);
   json::Value beamJSON = nullptr;
   if (beamWidth > 0) {
-    if (target->isGPU())
-      die("--beam times candidates on the CPU; it does not take --target=" + target->name);
     if (!loweredPath.empty())
       die("--beam searches the case's ast; it does not take --lowered");
-    exec::CPUBeamOptions bo;
+    exec::BeamOptions bo;
     bo.amt = beamWidth;
+    if (target->isGPU())
+      bo.target = *target;
     bo.ignoreCache = beamNoCache;
     bo.cacheDir = beamCacheDir;
-    llvm::Expected<exec::CPUBeamOutcome> found = exec::beamSearchForCPU(root, bo);
+    llvm::Expected<exec::BeamOutcome> found = exec::beamSearchKernel(root, bo);
     if (!found)
       die("BEAM search: " + llvm::toString(found.takeError()));
     const beam::SearchResult &sr = found->search;
     json::Array failures;
     for (const beam::CandidateFailure &f : sr.failures)
       failures.push_back(json::Object{{"opts", opt::toString(f.opts)}, {"stage", f.stage}, {"error", f.message}});
-    llvm::outs() << "BEAM " << beamWidth << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
+    llvm::outs() << "BEAM " << beamWidth << " on " << found->device << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
                  << ", opts " << opt::toString(found->opts);
     if (found->searched)
       llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.timed << " timed, "
@@ -205,7 +206,8 @@ int main(int argc, char **argv) {
                                                                                 : json::Value(nullptr)},
                             {"search_s", sr.searchS}, {"compile_s", sr.compileS}, {"time_s", sr.timeS},
                             {"compile_threads", (int64_t)sr.compileThreads},
-                            {"key", found->cacheKey}, {"failures", std::move(failures)}};
+                            {"key", found->cacheKey}, {"device", found->device},
+                            {"failures", std::move(failures)}};
     opts.optsToApply = found->opts;
   }
   const json::Object *varVals = rec->getObject("var_vals");

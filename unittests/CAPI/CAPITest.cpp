@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -237,6 +238,13 @@ TEST(CAPI, CompileAndRunKernelWithAVariable) {
   EXPECT_NE(std::string(text, size).find("func.func @test"), std::string::npos);
   ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_ASM, &text, &size), TGC_OK);
   EXPECT_EQ(size, 0u); // not kept
+  // Where the CPU compile's time went, under the names tinygrad-mlir's
+  // profiles and the bench read (codegen: AST to LLVM dialect; then LLVM's
+  // optimizer and its object emission).
+  ASSERT_EQ(tgc_kernel_text(k, TGC_TEXT_PHASES, &text, &size), TGC_OK);
+  std::string phases(text, size);
+  for (const char *phase : {"\"codegen\":", "\"llvm_opt\":", "\"llvm_emit\":"})
+    EXPECT_NE(phases.find(phase), std::string::npos) << phase << " in " << phases;
   EXPECT_EQ(tgc_kernel_text(k, (tgc_text_kind)7, &text, &size), TGC_INVALID_ARGUMENT);
   const void *obj = nullptr;
   ASSERT_EQ(tgc_kernel_object(k, &obj, &size), TGC_OK);
@@ -305,6 +313,29 @@ TEST(CAPI, CompileForCudaEmitsPTXWhenAsked) {
   for (const char *phase : {"\"codegen\":", "\"lower\":", "\"translate\":", "\"optimize\":", "\"llvm_codegen\":"})
     EXPECT_NE(phases.find(phase), std::string::npos) << phase << " in " << phases;
   EXPECT_EQ(phases.find("link_binary"), std::string::npos) << phases;
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+}
+
+// after_pass sees every target's pipeline, not only the CPU's: a Vulkan
+// compile reports its passes from the kernel's lowering to the SPIR-V
+// dialect, and the last IR it shows is that module.
+TEST(CAPI, AfterPassSeesTheGPUPipeline) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_add.json");
+  ASSERT_TRUE(m);
+  PassLog log;
+  tgc_cpu_options opts = TGC_CPU_OPTIONS_DEFAULT;
+  opts.after_pass = logPass;
+  opts.user_data = &log;
+  tgc_kernel *k = nullptr;
+  ASSERT_EQ(tgc_compile_kernel(m, "vulkan", &opts, &k), TGC_OK) << lastError();
+  ASSERT_FALSE(log.passes.empty());
+  EXPECT_EQ(log.passes.front(), "tg-lower-kernel");
+  EXPECT_NE(std::find_if(log.passes.begin(), log.passes.end(),
+                         [](const std::string &p) { return p.find("spirv") != std::string::npos; }),
+            log.passes.end());
+  EXPECT_NE(log.lastIR.find("spirv.module"), std::string::npos) << log.lastIR;
   tgc_kernel_destroy(k);
   tgc_module_destroy(m);
 }

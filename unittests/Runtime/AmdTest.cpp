@@ -8,18 +8,15 @@
 
 #include "TestUtil.h"
 
-#include <cstdlib>
-
 using namespace tgrt_test;
 
 namespace {
 
 TEST(AmdDriver, MissingRuntimeIsUnavailable) {
-  setenv("TGRT_HSA_LIBRARY", "/nonexistent/libhsa-runtime64.so.1", 1);
+  ScopedEnv env("TGRT_HSA_LIBRARY", "/nonexistent/libhsa-runtime64.so.1");
   tgrt_device *dev = nullptr;
   tgrt_status s = tgrt_device_open("AMD:0", nullptr, &dev);
   std::string error = tgrt_last_error();
-  unsetenv("TGRT_HSA_LIBRARY");
   EXPECT_EQ(s, TGRT_UNAVAILABLE) << error;
   EXPECT_NE(error.find("no HSA runtime"), std::string::npos) << error;
   EXPECT_NE(error.find("/nonexistent/libhsa-runtime64.so.1"), std::string::npos) << error;

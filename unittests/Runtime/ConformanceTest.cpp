@@ -496,27 +496,17 @@ TEST_P(Conformance, CloseWaitsForWorkInFlight) {
 
 TEST_P(Conformance, FailingProgramLoadIsAnError) {
   std::vector<uint8_t> junk(256, 0x5a);
-  tgrt_program_desc d{};
-  d.api_version = TGRT_API_VERSION;
-  d.format = isCPU() ? TGRT_FORMAT_ELF : TGRT_FORMAT_SPIRV;
-  d.binary = junk.data();
-  d.size = junk.size();
-  d.entry_name = "cts_add";
-  d.num_buffers = 3;
-  uint8_t four[] = {4};
-  d.num_scalars = 1;
-  d.scalar_bytes = four;
-  d.local_size[0] = kLocal, d.local_size[1] = d.local_size[2] = 1;
+  tgrt_program_desc d = programDesc(kAdd, junk);
   tgrt_program *p = nullptr;
   TGRT_EXPECT_ERROR(tgrt_program_create(dev, &d, &p), TGRT_INVALID_OBJECT, "");
   // Truncated real binaries.
-  std::vector<uint8_t> real = isCPU() ? tgrt_test::kernelObject("conformance")
-                                      : tgrt_test::kernelObject("cts_add", ".spv");
+  std::vector<uint8_t> real = binary(kAdd, dev);
   d.binary = real.data();
   d.size = real.size() / 2 / 4 * 4;
   TGRT_EXPECT_ERROR(tgrt_program_create(dev, &d, &p), TGRT_INVALID_OBJECT, "");
-  // The other driver's format.
-  d.format = isCPU() ? TGRT_FORMAT_SPIRV : TGRT_FORMAT_ELF;
+  // Another driver's format (the CPU's, or Vulkan's for the CPU).
+  d.format = format() == KernelFormat::Elf ? TGRT_FORMAT_SPIRV : TGRT_FORMAT_ELF;
+  d.offsets_word = 0;
   d.size = real.size();
   TGRT_EXPECT_ERROR(tgrt_program_create(dev, &d, &p), TGRT_UNSUPPORTED, "");
   EXPECT_EQ(p, nullptr);
@@ -525,13 +515,6 @@ TEST_P(Conformance, FailingProgramLoadIsAnError) {
   tgrt_buffer *x = upload(iotaF(4, 1)), *y = alloc(16);
   TGRT_ASSERT_OK(dispatchNow(add, {y, x, x}, {4}, 4));
   EXPECT_EQ(download<float>(y, 4), (std::vector<float>{2, 4, 6, 8}));
-}
-
-TEST_P(Conformance, MissingDeviceIsAnError) {
-  tgrt_device *d = nullptr;
-  TGRT_EXPECT_ERROR(tgrt_device_open(GetParam().missingDevice, nullptr, &d), TGRT_UNAVAILABLE,
-                    "'" + std::string(GetParam().missingDevice) + "'");
-  EXPECT_EQ(d, nullptr);
 }
 
 TEST_P(Conformance, TimelineValuesPast32BitsAndNearTheTop) {
@@ -572,5 +555,37 @@ INSTANTIATE_TEST_SUITE_P(Drivers, Conformance, ::testing::ValuesIn(kDrivers),
                          [](const ::testing::TestParamInfo<DriverCase> &info) {
                            return driverTestName(info.param);
                          });
+
+/// The tests that need no device of the driver: they run on every machine,
+/// also where the hardware is absent.
+class DriverOpen : public ::testing::TestWithParam<DriverCase> {};
+
+TEST_P(DriverOpen, MissingDeviceIsAnError) {
+  tgrt_device *d = nullptr;
+  TGRT_EXPECT_ERROR(tgrt_device_open(GetParam().missingDevice, nullptr, &d), TGRT_UNAVAILABLE,
+                    "'" + std::string(GetParam().missingDevice) + "'");
+  EXPECT_EQ(d, nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Drivers, DriverOpen, ::testing::ValuesIn(kDrivers),
+                         [](const auto &info) { return driverTestName(info.param); });
+
+/// The drivers that open a vendor library: one that is not there is an
+/// error returned, naming the library and the device.
+class DriverLibrary : public ::testing::TestWithParam<DriverCase> {};
+
+TEST_P(DriverLibrary, MissingLibraryIsAnError) {
+  const char *path = "/nonexistent/tgrt-conformance/driver.so";
+  tgrt_test::ScopedEnv env(GetParam().libraryEnv, path);
+  tgrt_device *d = nullptr;
+  TGRT_EXPECT_ERROR(tgrt_device_open(GetParam().device, nullptr, &d), TGRT_UNAVAILABLE, path);
+  EXPECT_NE(std::string(tgrt_last_error()).find("'" + std::string(GetParam().device) + "'"),
+            std::string::npos)
+      << tgrt_last_error();
+  EXPECT_EQ(d, nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Drivers, DriverLibrary, ::testing::ValuesIn(driversWithLibrary()),
+                         [](const auto &info) { return driverTestName(info.param); });
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <numeric>
@@ -39,14 +40,43 @@
 
 namespace tgrt_test {
 
+/// The folder of the kernels the test CMake builds: TGRT_TEST_KERNEL_DIR
+/// from the environment (the device check runs this binary on another
+/// machine, its kernels next to it), else the build's.
+inline std::string kernelDir() {
+  const char *env = std::getenv("TGRT_TEST_KERNEL_DIR");
+  return env && *env ? env : TGRT_TEST_KERNEL_DIR;
+}
+
 /// Bytes of a kernel built by the test CMake (kernels/<name>.c to .o,
 /// kernels/<name>.spirv.mlir to <name>_spirv.spv).
 inline std::vector<uint8_t> kernelObject(const std::string &name, const std::string &ext = ".o") {
-  std::string path = std::string(TGRT_TEST_KERNEL_DIR) + "/" + name + ext;
+  std::string path = kernelDir() + "/" + name + ext;
   std::ifstream f(path, std::ios::binary);
   EXPECT_TRUE(f.good()) << "missing test kernel " << path;
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
+
+/// Sets an environment variable for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::string old_;
+  bool had_ = false;
+};
 
 /// A GPU launch of `groups` x 1 x 1 workgroups of `local` x 1 x 1 threads.
 inline tgrt_dispatch gpuDispatch(uint32_t groups, uint32_t local) {

@@ -6,8 +6,8 @@
 // beam, and the search stops when no candidate beats the best by
 // BEAM_MIN_PROGRESS. The result is an opts list, applied as opts_to_apply.
 //
-// Compiling and timing are the caller's (CandidateRunner): the CPU runner
-// (Execution/BeamCPU.h) compiles with our pipeline and times through the
+// Compiling and timing are the caller's (CandidateRunner): the target's runner
+// (Execution/BeamKernel.h) compiles with our pipeline and times through the
 // runtime; tests inject a runner with a fixed timer. A candidate that fails
 // to compile, runs too long or faults costs that candidate only: it is
 // reported in the result and skipped.

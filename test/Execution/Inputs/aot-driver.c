@@ -5,7 +5,7 @@
    and argv[4], new inputs are then read from argv[3], the program runs once more (prog_run replays
    the graph prog_create recorded) and the outputs go to argv[4]. With AOT_VAR0_FIRST=v in the
    environment, the first set runs with the first bound variable set to v, the second with its
-   recorded value again (prog_run records the schedule again when the variables changed). */
+   recorded value again (prog_run patches the changed variables into the recorded graph). */
 #include "prog.h"
 
 #include <stdio.h>

@@ -1,8 +1,9 @@
 """aot-driver.c's data: `inputs RECORD OUT [SEED]` writes a schedules.jsonl record's input values as
 little-endian bytes (the header's input order: the record's inputs), then, with SEED, tinygrad's RNG
 state after Tensor.manual_seed(SEED) (the key [sha256(int32 0) mod 2^32, SEED], the counter [0, 0]: the
-two PYTHON-device buffers a random program creates, as tinygrad-run fills them); `check RECORD OUT` compares
-the driver's output bytes with the record's outputs (integers exactly, floats within 1e-5
+two PYTHON-device buffers a random program creates, as tinygrad-run fills them); `check RECORD OUT [OFFSET]`
+compares the driver's output bytes with the record's outputs (plus OFFSET: a program run with a bound
+variable other than the record's) (integers exactly, floats within 1e-5
 relative + 1e-6 absolute, NaN equal to NaN) and prints "AOT MATCH: n values"."""
 import json
 import math
@@ -17,14 +18,14 @@ def value(v):
     return float(v) if isinstance(v, str) else v  # "nan", "inf" as the corpus writes them
 
 
-def main(mode, record, path, seed=None):
+def main(mode, record, path, extra=None):
     rec = json.loads(open(record).read().splitlines()[0])
     if mode == "inputs":
         with open(path, "wb") as f:
             for t in rec["inputs"]:
                 f.write(struct.pack("<%d%s" % (len(t["values"]), FMT[t["dtype"]]), *map(value, t["values"])))
-            if seed is not None:
-                f.write(struct.pack("<4I", 347607321, int(seed), 0, 0))
+            if extra is not None:  # the seed
+                f.write(struct.pack("<4I", 347607321, int(extra), 0, 0))
         return 0
     data, at, n, bad = open(path, "rb").read(), 0, 0, []
     for k, t in enumerate(rec["outputs"]):
@@ -32,7 +33,8 @@ def main(mode, record, path, seed=None):
         size = struct.calcsize(fmt) * len(t["values"])
         got = struct.unpack("<%d%s" % (len(t["values"]), fmt), data[at:at + size])
         at += size
-        for i, (g, w) in enumerate(zip(got, map(value, t["values"]))):
+        offset = float(extra) if extra is not None else 0
+        for i, (g, w) in enumerate(zip(got, (value(v) + offset for v in t["values"]))):
             n += 1
             same = (g == w or (math.isnan(g) and math.isnan(w)) or abs(g - w) <= 1e-5 * abs(w) + 1e-6) \
                 if isinstance(w, float) or fmt in "fde" else g == w

@@ -1,9 +1,10 @@
-//===- BeamCPU.cpp - BEAM search for a kernel on the CPU ------------------===//
-#include "tinygrad/Execution/BeamCPU.h"
+//===- BeamKernel.cpp - BEAM search for a kernel on a target's device -----===//
+#include "tinygrad/Execution/BeamKernel.h"
 
-#include "tinygrad/Codegen/CPUPipeline.h"
+#include "tinygrad/Codegen/KernelCompiler.h"
 #include "tinygrad/Codegen/Steps.h"
 #include "tinygrad/Execution/Isolated.h"
+#include "tinygrad/Execution/LoadKernel.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Symbolic/Bridge.h"
 #include "tinygrad/Target/TinygradJSON.h"
@@ -49,7 +50,7 @@ static std::string sha256Hex(llvm::StringRef text) {
 // The disk cache
 //===----------------------------------------------------------------------===//
 
-std::string exec::beamCacheDir(const CPUBeamOptions &opts) {
+std::string exec::beamCacheDir(const BeamOptions &opts) {
   llvm::SmallString<256> dir;
   if (!opts.cacheDir.empty()) {
     dir = opts.cacheDir;
@@ -71,12 +72,12 @@ std::string exec::beamCacheDir(const CPUBeamOptions &opts) {
 /// tinygrad's key {"ast": ast.key, "amt", "device", ...}: the AST as
 /// printed (its KernelInfo included), the width, the device and the target
 /// the opts were timed on.
-static std::string cacheKeyText(Operation *sink, const exec::CPUBeamOptions &opts, const TargetDescription &target,
-                                unsigned threads) {
+static std::string cacheKeyText(Operation *sink, const exec::BeamOptions &opts, const TargetDescription &target,
+                                const std::string &device, unsigned threads) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "tinygrad-mlir beam_search v1\namt=" << opts.amt << "\ndevice=CPU\ntarget=" << target.arch
-     << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
+  os << "tinygrad-mlir beam_search v1\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
+     << " " << target.arch << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
   Operation *scope = sink->getParentOfType<ModuleOp>();
   (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());
   return text;
@@ -138,6 +139,10 @@ struct TimedKernel {
   std::vector<int64_t> globals, bufferElems;
   std::vector<std::string> vars;
   int64_t coreIdArg = -1, threads = 1;
+  // -- a GPU kernel (the child process times ELF objects only) --
+  BinaryFormat format = BinaryFormat::ELF;
+  KernelSignature signature;             ///< its interface, for loadKernel
+  std::array<int64_t, 3> global{1, 1, 1}; ///< workgroups at the search's variable values
 };
 
 /// The request to the timing child: 8 bytes of header length, the header
@@ -199,6 +204,7 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
 /// (regrown when a kernel needs more), each variable at the middle of its
 /// range.
 struct TimingState {
+  std::string deviceName = "CPU";
   std::map<int64_t, size_t> itemBytes;
   std::map<std::string, int64_t> varValues;
   tgrt_device *dev = nullptr;
@@ -211,13 +217,29 @@ struct TimingState {
   }
 };
 
+/// A zero-filled buffer of `bytes` on the timing device: through its host
+/// pointer where the memory has one (the CPU), else by a copy.
+tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, tgrt_buffer **out) {
+  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, out); s != TGRT_OK)
+    return s;
+  void *host = nullptr;
+  if (tgrt_buffer_host_pointer(*out, &host) == TGRT_OK && host) {
+    std::memset(host, 0, bytes);
+    return TGRT_OK;
+  }
+  std::vector<char> zeros(bytes, 0);
+  return tgrt_buffer_copy_in(*out, 0, zeros.data(), bytes);
+}
+
 /// _time_program: up to `count` launches, stopping once the fastest is
-/// slower than `earlyStop` seconds.
+/// slower than `earlyStop` seconds. Each launch waits for the kernel: a CPU
+/// object runs on its threads (tgrt_program_launch), a GPU binary is
+/// dispatched with the search's launch dims (tgrt_program_dispatch).
 llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKernel &k, double earlyStop,
                                                unsigned count) {
   auto fail = [&](const llvm::Twine &what) { return err(what + ": " + tgrt_last_error()); };
-  if (!st.dev && tgrt_device_open("CPU", nullptr, &st.dev) != TGRT_OK)
-    return fail("opening the CPU device");
+  if (!st.dev && tgrt_device_open(st.deviceName.c_str(), nullptr, &st.dev) != TGRT_OK)
+    return fail("opening the " + st.deviceName + " device");
   std::vector<tgrt_arg> args;
   for (size_t gi = 0; gi < k.globals.size(); ++gi) {
     // elements from the signature, bytes per element from the AST's PARAM
@@ -230,12 +252,9 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
       if (buf)
         tgrt_buffer_free(buf);
       buf = nullptr;
-      if (tgrt_buffer_alloc(st.dev, bytes, &buf) != TGRT_OK)
+      if (zeroedBuffer(st.dev, bytes, &buf) != TGRT_OK)
         return fail("allocating a buffer");
       have = bytes;
-      void *host = nullptr;
-      if (tgrt_buffer_host_pointer(buf, &host) == TGRT_OK && host)
-        std::memset(host, 0, bytes);
     }
     args.push_back(tgrt_arg_buffer(buf));
   }
@@ -247,13 +266,26 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
     auto it = st.varValues.find(name);
     args.push_back(tgrt_arg_int(it != st.varValues.end() ? it->second : 0));
   }
+  bool gpu = k.format != BinaryFormat::ELF;
   tgrt_program *prog = nullptr;
-  if (tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog) != TGRT_OK)
+  tgrt_status loaded =
+      gpu ? exec::loadKernel(st.dev, static_cast<uint32_t>(k.format), k.object, k.signature, k.signature.localSize, &prog)
+          : tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog);
+  if (loaded != TGRT_OK)
     return fail("loading the kernel");
+  tgrt_dispatch d{};
+  d.api_version = TGRT_API_VERSION;
+  d.core_id_arg_index = -1;
+  for (int i = 0; i < 3; ++i) {
+    d.global_size[i] = static_cast<uint32_t>(k.global[i]);
+    d.local_size[i] = static_cast<uint32_t>(k.signature.localSize[i]);
+  }
   std::vector<double> tms;
   for (unsigned i = 0; i < count; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    if (tgrt_program_launch(prog, args.data(), args.size(), k.coreIdArg, k.threads) != TGRT_OK) {
+    tgrt_status s = gpu ? tgrt_program_dispatch(prog, args.data(), args.size(), &d)
+                        : tgrt_program_launch(prog, args.data(), args.size(), k.coreIdArg, k.threads);
+    if (s != TGRT_OK) {
       llvm::Error e = fail("launch");
       tgrt_program_free(prog);
       return std::move(e);
@@ -266,11 +298,13 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
   return tms;
 }
 
-class CPURunner : public beam::CandidateRunner {
+/// Compiles candidates for the search's target and times them on its
+/// device (CPU objects in the timing child unless isolation is off).
+class KernelRunner : public beam::CandidateRunner {
 public:
-  CPURunner(Value root, const exec::CPUBeamOptions &o, std::map<int64_t, size_t> itemBytes,
-            std::map<std::string, int64_t> varValues)
-      : root(root), o(o), target(TargetDescription::host(o.maxThreads)), compiler(root.getContext()),
+  KernelRunner(Value root, const exec::BeamOptions &o, TargetDescription target, std::string device,
+               std::map<int64_t, size_t> itemBytes, std::map<std::string, int64_t> varValues)
+      : root(root), o(o), target(std::move(target)), compiler(root.getContext()),
         worker([this](const std::string &req) -> llvm::Expected<std::string> {
           // in the timing child: its own copy of `timing`
           TimedKernel k;
@@ -286,6 +320,7 @@ public:
             s += llvm::formatv("{0:e17} ", t).str();
           return s;
         }) {
+    timing.deviceName = std::move(device);
     timing.itemBytes = std::move(itemBytes);
     timing.varValues = std::move(varValues);
   }
@@ -313,7 +348,7 @@ public:
     }
     std::vector<std::optional<llvm::Expected<Built>>> built(batch.size());
     std::atomic<size_t> next{0};
-    auto work = [&](Value r, CPUCompiler &c) {
+    auto work = [&](Value r, KernelCompiler &c) {
       for (size_t i; (i = next.fetch_add(1)) < batch.size();)
         built[i].emplace(build(r, c, batch[i]));
     };
@@ -349,7 +384,7 @@ public:
       return tms;
     }
     const TimedKernel &k = kernels[c.handle];
-    if (!o.isolate)
+    if (!o.isolate || k.format != BinaryFormat::ELF)
       return timeKernel(timing, k, earlyStop, count);
     llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), o.runTimeoutS);
     if (!out)
@@ -370,7 +405,7 @@ private:
 
   /// Compiles the kernel `r` with `opts` as opts_to_apply by `c` (the
   /// compiler of r's context); touches nothing shared.
-  llvm::Expected<Built> build(Value r, CPUCompiler &c, llvm::ArrayRef<Opt> opts) const {
+  llvm::Expected<Built> build(Value r, KernelCompiler &c, llvm::ArrayRef<Opt> opts) const {
     std::string diag;
     ScopedDiagnosticHandler handler(r.getContext(), [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
@@ -379,6 +414,7 @@ private:
     });
     CompileOptions co;
     co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
+    co.varValues = timing.varValues; // a GPU kernel's launch dims at the values it is timed with
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<CompiledKernel> k = c.compile(r, target, co);
     if (failed(k))
@@ -390,7 +426,9 @@ private:
     b.c.uops = k->signature.linearLanes.size();
     const KernelSignature &sig = k->signature;
     b.k = TimedKernel{sig.name, std::move(k->binary), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
-                      sig.threads};
+                      sig.threads, k->format, sig, k->globalSizeFor};
+    if (llvm::is_contained(b.k.global, -1))
+      return err("the launch dims depend on a variable the search did not bind");
     return b;
   }
 
@@ -424,13 +462,13 @@ private:
     MLIRContext ctx;
     OwningOpRef<ModuleOp> module;
     Value root;
-    CPUCompiler compiler;
+    KernelCompiler compiler;
   };
 
   Value root;
-  const exec::CPUBeamOptions &o;
-  TargetDescription target; ///< the host with o.maxThreads cores
-  CPUCompiler compiler;
+  const exec::BeamOptions &o;
+  TargetDescription target;
+  KernelCompiler compiler;
   std::vector<std::unique_ptr<HelperCompiler>> helpers;
   /// The in-process timer's state (isolate off); the child's copy is the
   /// one the worker uses.
@@ -445,7 +483,7 @@ private:
 // The search
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CPUBeamOptions &opts) {
+llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamOptions &opts) {
   Operation *sinkOp = root.getDefiningOp();
   if (!sinkOp || !isa<tg::SinkOp>(sinkOp))
     return err("a kernel AST is rooted at a SINK");
@@ -454,7 +492,7 @@ llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CP
     return err("a kernel SINK carries #tg.kernel_info");
   if (opts.amt < 1)
     return err("the beam width is at least 1");
-  CPUBeamOutcome out;
+  BeamOutcome out;
   // apply_opts: a tagged AST and one that names its opts are not searched.
   if (sinkOp->hasAttr("tg.tag"))
     return out;
@@ -470,8 +508,11 @@ llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CP
   }
 
   unsigned threads = opts.maxThreads ? opts.maxThreads : hostThreads();
-  TargetDescription target = TargetDescription::host(threads);
-  std::string keyText = cacheKeyText(sinkOp, opts, target, threads);
+  TargetDescription target = opts.target ? *opts.target : TargetDescription::host(threads);
+  if (target.isGPU())
+    threads = 1; // the CPU's THREAD count is no part of a GPU kernel
+  out.device = opts.device.empty() ? target.runtimeDevice() : opts.device;
+  std::string keyText = cacheKeyText(sinkOp, opts, target, out.device, threads);
   out.cacheKey = sha256Hex(keyText);
   std::string dir = beamCacheDir(opts);
   llvm::SmallString<256> path(dir);
@@ -525,12 +566,12 @@ llvm::Expected<exec::CPUBeamOutcome> exec::beamSearchForCPU(Value root, const CP
 
   beam::SearchOptions so = opts.search ? *opts.search : beam::SearchOptions::fromEnv(opts.amt);
   so.amt = opts.amt;
-  CPUBeamOptions ro2 = opts;
+  BeamOptions ro2 = opts;
   // TINYGRAD_MLIR_BEAM_ISOLATE=0: time in this process (faster; a faulting
   // candidate then takes the process down).
   if (const char *iso = std::getenv("TINYGRAD_MLIR_BEAM_ISOLATE"); iso && llvm::StringRef(iso) == "0")
     ro2.isolate = false;
-  CPURunner runner(root, ro2, itemBytes, varValues);
+  KernelRunner runner(root, ro2, target, out.device, itemBytes, varValues);
   out.search = beam::beamSearch(start, runner, so);
   out.searched = true;
   out.opts = out.search.opts;

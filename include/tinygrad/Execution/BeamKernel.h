@@ -1,0 +1,86 @@
+//===- BeamKernel.h - BEAM search for a kernel on a target's device -*- C++ -*-===//
+//
+// tinygrad's beam_search (Codegen/BeamSearch.h) with our compiler and
+// runtime, for any target: each candidate compiles through the target's
+// pipeline (KernelCompiler) with its opts as opts_to_apply and is timed
+// through tinygrad-rt on the device that runs the target's kernels
+// (TargetDescription::runtimeDevice), on zero-filled buffers of the
+// kernel's sizes with each variable at the middle of its range (tinygrad's
+// args_from_ast).
+//
+// CPU candidates run in a child process (a fault or a kernel past the time
+// limit costs that candidate only). GPU candidates run in this process, as
+// tinygrad times them, through tgrt_program_dispatch: a launch the driver
+// fails (a lost device, a program it rejects) fails that candidate; each run
+// is timed on the host around the dispatch and its wait.
+//
+// Results are cached on disk as tinygrad's diskcache("beam_search") is:
+// keyed by the kernel AST as printed, the beam width, the target (its name,
+// features, threads) and the device, so a second search of the same kernel
+// costs a file read.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TINYGRAD_EXECUTION_BEAMKERNEL_H
+#define TINYGRAD_EXECUTION_BEAMKERNEL_H
+
+#include "tinygrad/Codegen/BeamSearch.h"
+#include "tinygrad/Target/TargetDescription.h"
+#include "mlir/IR/Value.h"
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mlir::tinygrad::exec {
+
+struct BeamOptions {
+  unsigned amt = 2;        ///< BEAM=amt
+  /// The target the candidates compile for (nullopt: the host CPU with
+  /// maxThreads cores).
+  std::optional<TargetDescription> target;
+  unsigned maxThreads = 0; ///< the host CPU's cores the kernels may use (0: all)
+  /// The runtime device candidates are timed on ("VULKAN:1"); empty: the
+  /// target's (TargetDescription::runtimeDevice).
+  std::string device;
+  /// Skip the cache (tinygrad's IGNORE_BEAM_CACHE / CACHELEVEL=0): search,
+  /// and do not write the result.
+  bool ignoreCache = false;
+  /// The cache folder; empty: TINYGRAD_MLIR_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/tinygrad-mlir (else ~/.cache/tinygrad-mlir); "beam/"
+  /// under it.
+  std::string cacheDir;
+  /// Time CPU candidates in a child process (default). Off: in this
+  /// process, where a faulting kernel takes the process down with it.
+  bool isolate = true;
+  /// Seconds one CPU candidate's runs may take before its child is killed.
+  double runTimeoutS = 10;
+  /// Replaces the runtime as the timer (tests: a deterministic search):
+  /// the seconds one run of the candidate with these opts takes, or an
+  /// error that fails the candidate. Candidates still compile for real.
+  std::function<llvm::Expected<double>(llvm::ArrayRef<opt::Opt>)> timer;
+  /// The BEAM_* knobs of search.py (SearchOptions::fromEnv by default);
+  /// `amt` above wins.
+  std::optional<beam::SearchOptions> search;
+};
+
+struct BeamOutcome {
+  std::vector<opt::Opt> opts; ///< opts_to_apply
+  bool cached = false;        ///< read from the cache, nothing searched
+  /// False when the kernel chooses its own opts (tagged, or it names
+  /// opts_to_apply): `opts` are those, nothing was searched.
+  bool searched = false;
+  beam::SearchResult search;  ///< the search (when searched)
+  std::string cacheKey;       ///< hex SHA-256 of the key text
+  std::string device;         ///< the device the candidates were timed on
+};
+
+/// BEAM search for the kernel SINK `root` on the options' target and
+/// device. An error when the kernel cannot be prepared (it would not
+/// compile at all).
+llvm::Expected<BeamOutcome> beamSearchKernel(Value root, const BeamOptions &opts);
+
+/// The cache folder `opts` means (with beam/ at its end).
+std::string beamCacheDir(const BeamOptions &opts);
+
+} // namespace mlir::tinygrad::exec
+
+#endif
