@@ -37,9 +37,10 @@
  *    modules made from it) from different threads are serialized. A
  *    compiled kernel is immutable and independent of its context; its
  *    functions may be called from any thread. Work on different contexts
- *    runs in parallel (CPU kernel compiles included), except the back ends
- *    of GPU targets in tgc_compile_kernel, which compile one kernel at a
- *    time process-wide. One context per thread gives the most parallelism.
+ *    runs in parallel, CPU kernel compiles (tgc_compile_kernel) included;
+ *    GPU targets' kernel compiles, BEAM searches and tgc_program_create's
+ *    compiles run one at a time process-wide. One context per thread gives
+ *    the most parallelism.
  *  - A program (tgc_program) takes its context's lock for every call,
  *    tgc_program_run included: programs of one context run one at a time.
  *  - Callbacks run on the calling thread, during the call, with the
