@@ -526,11 +526,13 @@ bool convTile(Scheduler &k) {
 /// stride or padding: its gate is one scalar), each step a vector FMA per
 /// pixel into that pixel's accumulator (the panel's lanes are the vector
 /// registers' lanes: EmitScopes laneBefore). Measured on ResNet-18 at batch
-/// 1, 1 thread (fastest of 10 steps, the previous tile in brackets; PyTorch
-/// 1.13 in braces): 64 channels on 56x56 1.4 ms [2.5] {1.5}, 256 on 14x14
-/// 2.2 [3.3], 512 on 7x7 3.0 [12.8] {2.5}, 128 -> 256 stride 2 3.3 [6.1],
-/// 256 -> 512 stride 2 1.6 [4.2]. False (nothing applied) when the kernel
-/// is not that shape, its row not blocked so, or no panel is staged.
+/// 1, 1 thread (per kernel, fastest of 30 steps in 3 runs interleaved with
+/// the previous tiles, in brackets, on a loaded machine; PyTorch 1.13 in
+/// braces): 64 channels on 56x56 1.4 ms [2.6] {1.5}, 256 on 14x14 2.3
+/// [3.5] {1.5}, 512 on 7x7 2.9 [20.9] {2.9}, its residual tail with the
+/// downsample 5.8 [19.4] {3.5}, 128 -> 256 stride 2 3.3 [6.2] {0.9},
+/// 256 -> 512 stride 2 1.6 [4.4] {1.4}. False (nothing applied) when the
+/// kernel is not that shape, its row not blocked so, or no panel is staged.
 static bool channelConvTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork)
     return false;
