@@ -255,8 +255,9 @@ CONVS = textwrap.dedent("""
     from tinygrad import Tensor
     rng = np.random.default_rng(0)
     out = {}
-    # our heuristic's conv tiles: width a multiple of 8 (convTile), and not (its small-map tile: 14, 28)
-    for c, hw, cout in ((16, 56, 16), (48, 14, 16), (64, 28, 32)):
+    # our heuristic's conv tiles: the channel tile over a packed weight panel (channelConvTile: a row
+    # that divides by 8, one vector of channels or two; a short row padded to 16), the small-map tile (28)
+    for c, hw, cout in ((16, 56, 16), (32, 56, 64), (48, 14, 16), (64, 28, 32)):
         x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
         w = rng.standard_normal((cout, c, 3, 3)).astype(np.float32)
         out[f"{c}x{hw}->{cout}"] = Tensor(x).conv2d(Tensor(w), padding=1).relu().numpy().flatten().tolist()
@@ -278,7 +279,8 @@ CONVS = textwrap.dedent("""
 
 @unittest.skipIf(SKIP, SKIP)
 class TestConvTilesAsTinygrad(unittest.TestCase):
-    """Convolutions our heuristic tiles (OurHeuristic.cpp convTile, smallMapConvTile) give tinygrad's results."""
+    """Convolutions our heuristic tiles (OurHeuristic.cpp channelConvTile, convTile, smallMapConvTile) give
+    tinygrad's results."""
 
     def test_convs(self):
         ref = result_of(run_py(CONVS, "CPU"))

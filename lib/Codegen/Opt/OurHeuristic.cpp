@@ -13,7 +13,9 @@
 // and fewer column vectors halve those bytes per FMA. `x @ W.T` (both
 // operands contiguous along the reduce: every nn.Linear) gets dotTile, a
 // block of outputs by a vector of k lanes. A direct convolution
-// (the same product, its input padded) gets its own tile (convTile; one for
+// (the same product, its input padded) gets a vector of output channels by
+// a row's pixels over a packed panel of its weights (channelConvTile)
+// where the registers and the L2 hold it, else its own tile (convTile; one for
 // maps whose width is not a multiple of 8, smallMapConvTile, and one for
 // odd maps, oddMapConvTile), long
 // float reduces independent accumulators, large elementwise kernels 16
@@ -405,6 +407,61 @@ static bool oddMapConvTile(Scheduler &k, const IndexStrides &in, const IndexStri
   return ok;
 }
 
+/// A direct convolution's axes, out[n,o,y,x] += in[n,c,y+ky,x+kx] *
+/// w[o,c,ky,kx] (a REDUCE ADD of a product of two single loads, the largest
+/// where a residual tail sums two): x, contiguous in the store and strided
+/// over by one operand (the input: by 1, or by a strided window's step),
+/// not by the other (the weights); o, strided over by the weights only, its
+/// size a multiple of `oMultiple`. Each operand's strides are measured.
+struct ConvAxes {
+  IndexStrides in, w;
+  AxisKey xId, oId;
+  int64_t xSize = 0, xStride = 0;
+};
+static std::optional<ConvAxes> convAxes(Scheduler &k, int64_t oMultiple) {
+  auto m = matchReduceOfProduct(k, /*largest=*/true);
+  if (!m || !isFloat(m->red->dtype))
+    return std::nullopt;
+  UOpRef aLoad = soleLoad(m->mul->src[0]), bLoad = soleLoad(m->mul->src[1]);
+  if (!aLoad || !bLoad)
+    return std::nullopt;
+  UOpRef sIdx = idxOf(m->store->src[0]);
+  UOpRef aIdx = indexOf(aLoad), bIdx = indexOf(bLoad);
+  if (!sIdx || aIdx == aLoad || bIdx == bLoad)
+    return std::nullopt;
+  auto rs = k.rngs();
+  IndexStrides sa = measureStrides(k.ctx, aIdx, rs), sb = measureStrides(k.ctx, bIdx, rs);
+  ConvAxes c;
+  bool aIsInput = true;
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef r = rs[a];
+    if (Scheduler::axisType(r) != AxisType::Weak || strideOf(k.ctx, sIdx, r) != 1)
+      continue;
+    if ((sa(r) > 0 && sb(r) == 0) || (sb(r) > 0 && sa(r) == 0)) {
+      c.xId = axisKey(r);
+      c.xSize = Scheduler::size(r).value_or(1);
+      aIsInput = sa(r) > 0;
+      c.xStride = aIsInput ? sa(r) : sb(r);
+      break;
+    }
+  }
+  if (!c.xId)
+    return std::nullopt;
+  c.in = aIsInput ? sa : sb;
+  c.w = aIsInput ? sb : sa;
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef r = rs[a];
+    if (axisKey(r) != c.xId && Scheduler::axisType(r) == AxisType::Weak && strideOf(k.ctx, sIdx, r) > 1 &&
+        c.w(r) != 0 && c.in(r) == 0 && Scheduler::size(r).value_or(1) % oMultiple == 0) {
+      c.oId = axisKey(r);
+      break;
+    }
+  }
+  if (!c.oId)
+    return std::nullopt;
+  return c;
+}
+
 /// The register tile for a direct convolution, out[n,o,y,x] +=
 /// in[n,c,y+ky,x+kx] * w[o,c,ky,kx] with the input load gated by its
 /// padding (which keeps it from matmulTile): the output axis contiguous in
@@ -422,52 +479,15 @@ static bool oddMapConvTile(Scheduler &k, const IndexStrides &in, const IndexStri
 bool convTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork)
     return false;
-  auto m = matchReduceOfProduct(k, /*largest=*/true);
-  if (!m || !isFloat(m->red->dtype))
-    return false;
-  UOpRef mul = m->mul;
-  UOpRef aLoad = soleLoad(mul->src[0]), bLoad = soleLoad(mul->src[1]);
-  if (!aLoad || !bLoad)
-    return false;
-  UOpRef sIdx = idxOf(m->store->src[0]);
-  UOpRef aIdx = indexOf(aLoad), bIdx = indexOf(bLoad);
-  if (!sIdx || aIdx == aLoad || bIdx == bLoad)
-    return false;
-  auto rs = k.rngs();
-  IndexStrides sa = measureStrides(k.ctx, aIdx, rs), sb = measureStrides(k.ctx, bIdx, rs);
-  // x: contiguous in the store, strided over by one operand (the input:
-  // by 1, or by a strided window's step), not by the other (the weights).
-  AxisKey xId, oId;
-  int64_t xSize = 0, xStride = 0;
-  bool aIsInput = true;
-  for (unsigned a : k.upcastableDims()) {
-    UOpRef r = rs[a];
-    if (Scheduler::axisType(r) != AxisType::Weak || strideOf(k.ctx, sIdx, r) != 1)
-      continue;
-    if ((sa(r) > 0 && sb(r) == 0) || (sb(r) > 0 && sa(r) == 0)) {
-      xId = axisKey(r);
-      xSize = Scheduler::size(r).value_or(1);
-      aIsInput = sa(r) > 0;
-      xStride = aIsInput ? sa(r) : sb(r);
-      break;
-    }
-  }
-  const IndexStrides &in = aIsInput ? sa : sb, &w = aIsInput ? sb : sa;
-  if (!xId)
-    return false;
   // 8 x lanes by a vector's width of channels: kMinAccumulators registers.
   int64_t oLanes = k.target.vectorBytes / 4 * kMinAccumulators / 8;
-  for (unsigned a : k.upcastableDims()) {
-    UOpRef r = rs[a];
-    if (axisKey(r) != xId && Scheduler::axisType(r) == AxisType::Weak && strideOf(k.ctx, sIdx, r) > 1 &&
-        w(r) != 0 && in(r) == 0 &&
-        Scheduler::size(r).value_or(1) % oLanes == 0) {
-      oId = axisKey(r);
-      break;
-    }
-  }
-  if (!oId)
+  auto c = convAxes(k, oLanes);
+  if (!c)
     return false;
+  const IndexStrides &in = c->in, &w = c->w;
+  AxisKey xId = c->xId, oId = c->oId;
+  int64_t xSize = c->xSize, xStride = c->xStride;
+  auto rs = k.rngs();
   if (xSize % 8 != 0 || xStride != 1)
     return smallMapConvTile(k, in, w, xId, oId, oLanes, xStride, rs) ||
            oddMapConvTile(k, in, w, xId, oId, oLanes, xStride, rs);
@@ -493,6 +513,82 @@ bool convTile(Scheduler &k) {
     return false;
   }
   return true;
+}
+
+/// A direct convolution as a matrix product over a packed weight panel:
+/// out[o, y, x] for one vector register of output channels o by a block of
+/// a row's pixels x, the taps along x unrolled, the input channels and the
+/// taps along y loops. In the weights' layout (out x in x taps) a vector of
+/// channels is a gather, so the panel of the block's weights is packed
+/// once per block of channels (stageReducePanel: a LOCAL buffer, one row of
+/// channels per reduce step) and read by every row of the map as one
+/// vector load per tap; each input pixel is a broadcast (whatever the
+/// stride or padding: its gate is one scalar), each step a vector FMA per
+/// pixel into that pixel's accumulator (the panel's lanes are the vector
+/// registers' lanes: EmitScopes laneBefore). Measured on ResNet-18 at batch
+/// 1, 1 thread (per kernel, fastest of 30 steps in 3 runs interleaved with
+/// the previous tiles, in brackets, on a loaded machine; PyTorch 1.13 in
+/// braces): 64 channels on 56x56 1.4 ms [2.6] {1.5}, 256 on 14x14 2.3
+/// [3.5] {1.5}, 512 on 7x7 2.9 [20.9] {2.9}, its residual tail with the
+/// downsample 5.8 [19.4] {3.5}, 128 -> 256 stride 2 3.3 [6.2] {0.9},
+/// 256 -> 512 stride 2 1.6 [4.4] {1.4}. False (nothing applied) when the
+/// kernel is not that shape, its row not blocked so, or no panel is staged.
+static bool channelConvTile(Scheduler &k) {
+  if (work(k) < 16 * kMinWork)
+    return false;
+  int64_t lanes = k.target.vectorBytes / 4;
+  auto c = convAxes(k, lanes);
+  if (!c)
+    return false;
+  const IndexStrides &in = c->in, &w = c->w;
+  AxisKey xId = c->xId, oId = c->oId, tapId;
+  int64_t xSize = c->xSize;
+  auto rs = k.rngs();
+  // The taps along x: a short reduce both read, the input by one element.
+  for (unsigned a : k.unrollableDims()) {
+    UOpRef r = rs[a];
+    int64_t n = Scheduler::size(r).value_or(0);
+    if (n > 1 && n <= 8 && in(r) == 1 && w(r) != 0) {
+      tapId = axisKey(r);
+      break;
+    }
+  }
+  if (!tapId)
+    return false;
+  // 8 pixels of a row that divides by 8 (two vectors of channels: 16
+  // accumulators with AVX-512), or a short row whole, padded to 8 or 16
+  // lanes (its extra lanes gated; 16 with one vector of channels). A whole row keeps
+  // every tap's padding along x static per lane; blocks of a padded row
+  // gate each lane on the block (ResNet's 28 padded to 32: 3.5x slower
+  // than smallMapConvTile, which keeps it).
+  int64_t block = xSize % 8 == 0 ? 8 : xSize < 8 ? 8 : xSize < 16 ? 16 : 0;
+  if (!block)
+    return false;
+  int64_t padded = (xSize + block - 1) / block * block;
+  if ((xSize > block && xSize % block != 0) || (padded - xSize) * 8 > padded)
+    return false;
+  // Two vectors of channels (two FMAs per broadcast pixel), else one where
+  // the panel of two would not fit its half of the L2 (512 channels in).
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  int64_t oSize = Scheduler::size(rs[axisWithId(k, oId)]).value_or(0);
+  for (int64_t oVectors : {2, 1}) {
+    // The accumulators, the panel's vectors and a broadcast pixel in registers.
+    if (oSize % (oVectors * lanes) != 0 || oVectors * block + oVectors + 1 > (int64_t)k.target.vectorRegs)
+      continue;
+    bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), lanes}) &&
+              (oVectors == 1 || k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oVectors})) &&
+              (padded == xSize || k.applyOpt({tg::OptOps::PadTo, (int64_t)axisWithId(k, xId), block})) &&
+              k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), block}) && unrollAxis(k, tapId, 0);
+    if (ok) {
+      applyThreadOpt(k);
+      if (stageReducePanel(k))
+        return true;
+    }
+    k.ast = savedAst;
+    k.applied = savedApplied;
+  }
+  return false;
 }
 
 /// A convolution whose whole map is reduced in the same kernel (ResNet's
@@ -924,6 +1020,8 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
+  if (channelConvTile(k))
+    return;
   if (matmulTile(k, 4) || dotTile(k) || sharedOperandTile(k) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) ||
       wideElementwise(k)) {
     applyThreadOpt(k);

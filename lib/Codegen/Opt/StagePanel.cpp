@@ -14,6 +14,12 @@
 // loops it does: the panel is filled once per column block and reused by
 // every row. The copy changes no value and no order of the sum.
 //
+// The operand's lanes need not be contiguous in its buffer: a convolution's
+// vector of output channels reads its weights (out x in x taps) one whole
+// window apart, a gather on every reduce step. Packed, the panel row holds
+// those lanes densely (the lane of the smallest stride fastest), so the
+// gather is paid once per panel and every reuse is one vector load.
+//
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/LinearIndex.h"
 #include "tinygrad/Codegen/Opts.h"
@@ -32,6 +38,9 @@ using tg::AxisType;
 namespace {
 /// Fewer reuses than this and the copy costs more than the misses it saves.
 constexpr int64_t kMinReuse = 8;
+/// A panel whose lanes are a gather in the buffer: every reuse unpacked is
+/// a gather again, so a second one already pays for the copy.
+constexpr int64_t kMinGatherReuse = 2;
 
 bool isLane(UOpRef r) {
   AxisType t = Scheduler::axisType(r);
@@ -44,6 +53,9 @@ struct Candidate {
   LinearIndex lin;
   int64_t width = 0, elems = 0, reuse = 0;
   llvm::SmallVector<UOpRef, 2> lanes;
+  /// Each lane range's stride in a panel row (the panel's lanes are
+  /// emitted fastest, EmitScopes laneBefore).
+  llvm::SmallVector<int64_t, 2> laneStrides;
   llvm::SmallVector<UOpRef, 4> reuseLoops;
 };
 
@@ -80,13 +92,32 @@ bool stageReducePanel(Scheduler &k) {
   if (ast->op != Op::SINK || ast->src.size() != 1 || ast->src[0]->op != Op::END ||
       ast->src[0]->src[0]->op != Op::STORE)
     return false;
+  // Of several reduces side by side (a residual block's conv and its 1x1
+  // downsample summed into one output), the one over the most points.
   auto reds = k.reduceOps();
-  if (reds.size() != 1)
+  if (reds.empty())
     return false;
-  UOpRef red = reds[0], end = ast->src[0];
+  for (UOpRef r : reds) {
+    bool nested = false;
+    forEachNode(r->src[0], [&](UOpRef u) { return !(nested = u->op == Op::REDUCE); });
+    if (nested)
+      return false;
+  }
+  auto points = [](UOpRef r) {
+    int64_t n = 1;
+    for (UOpRef x : r->src.drop_front())
+      n *= Scheduler::size(x).value_or(1);
+    return n;
+  };
+  UOpRef red = *llvm::max_element(reds, [&](UOpRef a, UOpRef b) { return points(a) < points(b); }),
+         end = ast->src[0];
   sym::RangeCache rc;
-  llvm::SmallVector<UOpRef, 4> redRanges = closedRanges(rc, red), outRanges = closedRanges(rc, end);
-  if (redRanges.empty() || llvm::any_of(redRanges, isLane))
+  // The reduce's loops index the panel's rows; its lanes (taps a
+  // convolution unrolled) are lanes of a row, as the output's are.
+  llvm::SmallVector<UOpRef, 4> redRanges, redLanes, outRanges = closedRanges(rc, end);
+  for (UOpRef r : closedRanges(rc, red))
+    (isLane(r) ? redLanes : redRanges).push_back(r);
+  if (redRanges.empty())
     return false;
   llvm::stable_sort(redRanges, [](UOpRef a, UOpRef b) { return Scheduler::axisId(a) < Scheduler::axisId(b); });
   int64_t redPoints = 1;
@@ -97,7 +128,7 @@ bool stageReducePanel(Scheduler &k) {
     redPoints *= *n;
   }
   auto isOut = [&](UOpRef r) { return llvm::is_contained(outRanges, r); };
-  auto isRed = [&](UOpRef r) { return llvm::is_contained(redRanges, r); };
+  auto isRed = [&](UOpRef r) { return llvm::is_contained(redRanges, r) || llvm::is_contained(redLanes, r); };
 
   Candidate best;
   llvm::SmallPtrSet<UOpRef, 8> seen;
@@ -135,17 +166,41 @@ bool stageReducePanel(Scheduler &k) {
         offsets = std::move(next);
       }
     }
-    // The lanes must cover one dense block: the panel row is then those
-    // lanes at their own strides, and the vector accesses stay what they were.
+    // Lanes that cover one dense block keep their own strides in the panel
+    // row (the vector accesses stay what they were); others are laid out
+    // densely.
     llvm::sort(offsets);
+    bool denseLanes = true;
     for (auto [i, o] : llvm::enumerate(offsets))
-      if (o != (int64_t)i)
-        return true;
+      denseLanes &= o == (int64_t)i;
+    if (denseLanes) {
+      for (UOpRef l : c.lanes)
+        c.laneStrides.push_back(lin->strideOf(l));
+    } else {
+      llvm::SmallVector<unsigned, 2> order(c.lanes.size());
+      for (unsigned i = 0; i < order.size(); ++i)
+        order[i] = i;
+      // Whole vector registers of a lane range first, so that one panel
+      // row segment is one register as the emitter orders lanes (its
+      // panel lanes go fastest); then the smallest source stride.
+      int64_t eltBytes = getInfo(x->src[0]->dtype).itemsize;
+      auto key = [&](unsigned i) {
+        bool whole = eltBytes > 0 && *Scheduler::size(c.lanes[i]) * eltBytes % k.target.vectorBytes == 0;
+        return std::make_pair(!whole, std::abs(lin->strideOf(c.lanes[i])));
+      };
+      llvm::stable_sort(order, [&](unsigned a, unsigned b) { return key(a) < key(b); });
+      c.laneStrides.assign(c.lanes.size(), 0);
+      int64_t step = 1;
+      for (unsigned i : order) {
+        c.laneStrides[i] = step;
+        step *= *Scheduler::size(c.lanes[i]);
+      }
+    }
     int64_t bytes = getInfo(x->src[0]->dtype).itemsize;
     if (bytes <= 0 || c.width * bytes < (int64_t)k.target.vectorBytes)
       return true;
     // Already a packed panel: the reduce ranges walk it densely.
-    bool packed = true;
+    bool packed = denseLanes;
     int64_t dense = c.width;
     for (UOpRef r : llvm::reverse(redRanges)) {
       int64_t s = lin->strideOf(r);
@@ -165,7 +220,7 @@ bool stageReducePanel(Scheduler &k) {
         c.reuse *= Scheduler::size(r).value_or(1);
         c.reuseLoops.push_back(r);
       }
-    if (c.reuse < kMinReuse || c.reuse <= best.reuse)
+    if (c.reuse < (denseLanes ? kMinReuse : kMinGatherReuse) || c.reuse <= best.reuse)
       return true;
     c.lin = std::move(*lin);
     best = std::move(c);
@@ -199,10 +254,8 @@ bool stageReducePanel(Scheduler &k) {
                        {ctx.constInt(best.elems)}, sym::Arg{Scalar(), bufAttrs.getDictionary(m)});
   auto rowOf = [&](llvm::ArrayRef<UOpRef> reds, llvm::ArrayRef<UOpRef> lanes) {
     UOpRef pos = densePosition(ctx, reds, best.width);
-    for (auto [u, l] : llvm::zip(lanes, best.lanes)) {
-      int64_t s = best.lin.strideOf(l);
+    for (auto [u, s] : llvm::zip(lanes, best.laneStrides))
       pos = ctx.add(pos, s == 1 ? u : ctx.mul(u, s));
-    }
     return pos;
   };
   // The fill: the operand's own index over fresh copies of the reduce

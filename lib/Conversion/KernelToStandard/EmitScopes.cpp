@@ -74,6 +74,14 @@ bool Emitter::laneBefore(UOpRef a, UOpRef c) const {
   // as a lane range no store uses, they made every load a transpose).
   if (bool pa = pairwiseLanes.contains(a), pc = pairwiseLanes.contains(c); pa != pc)
     return pc;
+  // A packed panel's lanes next (a convolution's vector of output
+  // channels, staged because in the weights' layout it is a gather): the
+  // panel row is then one vector register as loaded, and the other
+  // operand's lanes (the map's pixels) are broadcasts, where ordering by
+  // the store's strides made every FMA operand a shuffle of both. Only the
+  // store, once per output, pays the transpose.
+  if (bool pa = panelLanes.contains(a), pc = panelLanes.contains(c); pa != pc)
+    return pc;
   auto ka = key(a), kc = key(c);
   return ka != kc ? ka < kc : rangeIdsLess(a, c);
 }
@@ -91,7 +99,14 @@ void Emitter::chooseLaneOrder(ArrayRef<UOpRef> topo) {
     auto lin = linearizeIndex(i, isLaneRange, hasLanes);
     if (!lin)
       return;
+    UOpRef buf = index->src[0]->op == K::AFTER ? index->src[0]->src[0] : index->src[0];
+    auto pa = buf->op == K::BUFFER && buf->arg.attrs ? dyn_cast_or_null<tg::ParamAttr>(buf->arg.attrs.get("arg"))
+                                                      : tg::ParamAttr();
+    bool panel = !isStore && pa && pa.getAddrspace() == tg::AddrSpace::Local;
+    int64_t bytes = panel ? getInfo(buf->dtype).itemsize : 0;
     for (auto [r, k] : lin->strides) {
+      if (panel && k == 1 && bytes > 0 && (rangeSize(r) * bytes) % target.vectorBytes == 0)
+        panelLanes.insert(r);
       int64_t &slot = isStore ? laneStrides[r].first : laneStrides[r].second;
       int64_t m = k < 0 ? -k : k;
       if (m && (!slot || m < slot))

@@ -213,6 +213,10 @@ private:
   /// The lanes of a REDUCE that folds them pairwise (our heuristic's split
   /// accumulators): the fastest lanes, see laneBefore.
   llvm::DenseSet<UOpRef> pairwiseLanes;
+  /// Lane ranges a staged panel (a LOCAL buffer our heuristic packed) is
+  /// read contiguously along, whole vector registers of them: the fastest
+  /// lanes after pairwise ones, see laneBefore.
+  llvm::DenseSet<UOpRef> panelLanes;
   bool laneBefore(UOpRef a, UOpRef c) const;
   void chooseLaneOrder(ArrayRef<UOpRef> topo);
   std::string error;
