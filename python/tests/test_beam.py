@@ -80,6 +80,17 @@ class TestBeamSearchAPI(unittest.TestCase):
         # the searched opts compile for the target as opts_to_apply
         self.assertTrue(all(o["op"] in ("UPCAST", "UNROLL", "LOCAL", "GROUP", "GROUPTOP") for o in res["opts"]), res)
 
+    def test_a_device_that_does_not_open_fails_every_candidate(self):
+        # `device` names where candidates run; one that does not open fails each of them (reported, none
+        # timed), the result is the kernel without opts and nothing is cached
+        with matmul_module(self.ctx) as m:
+            res = m.beam_search(1, ignore_cache=False, cache_dir=self.tmp.name, target="vulkan", device="VULKAN:99")
+        self.assertEqual(res["device"], "VULKAN:99")
+        self.assertEqual((res["timed"], res["opts"]), (0, []))
+        self.assertTrue(res["failures"])
+        self.assertTrue(all(f["stage"] == "run" and "VULKAN:99" in f["error"] for f in res["failures"]), res)
+        self.assertFalse(os.path.isdir(os.path.join(self.tmp.name, "beam")) and os.listdir(os.path.join(self.tmp.name, "beam")))
+
     def test_an_unknown_target_is_an_argument_error(self):
         with matmul_module(self.ctx) as m:
             with self.assertRaises(capi.CAPIError) as cm:
