@@ -217,8 +217,9 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   }
   auto lin = linearizeIndex(
       i, isLaneRange, [&](UOpRef x) { return !laneShape(x).empty(); });
+  SmallVector<int64_t> laneOffsets; // when no strides explain the lanes' offsets
   if (!lin && !laneShape(i).empty())
-    lin = laneWiseLinear(gatedIndex, a.laneGates, shape);
+    lin = laneWiseLinear(gatedIndex, a.laneGates, shape, laneOffsets);
   if (lin)
     for (auto [r, k] : lin->strides)
       if (!llvm::is_contained(shape, r))
@@ -252,21 +253,46 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
     a.base = arith::IndexCastOp::create(b, loc, b.getIndexType(), base);
     a.offsets.clear();
     for (unsigned l = 0; l < a.lanes; ++l) {
+      if (!laneOffsets.empty()) {
+        a.offsets.push_back(laneOffsets[l]);
+        continue;
+      }
       LaneVals vals = laneVals(shape, l);
       int64_t o = 0;
       for (UOpRef r : shape)
         o += lin->strideOf(r) * vals[r];
       a.offsets.push_back(o);
     }
-    llvm::SmallDenseSet<int64_t, 16> seen(a.offsets.begin(), a.offsets.end());
-    a.distinct = seen.size() == a.lanes;
-    // Segments along the lane range of stride 1: one vector access each,
-    // whichever place that range has in the lane order.
+    // A lane statically masked off accesses nothing: its offset is free.
+    auto off = [&](unsigned l) { return l < a.laneGates.size() && a.laneGates[l] == 0; };
+    llvm::SmallDenseSet<int64_t, 16> seen;
+    unsigned live = 0;
+    for (unsigned l = 0; l < a.lanes; ++l)
+      if (!off(l)) {
+        seen.insert(a.offsets[l]);
+        ++live;
+      }
+    a.distinct = seen.size() == live;
+    // Segments along the last lane range whose lanes lie one element apart:
+    // one vector access each, whichever place that range has in the lane
+    // order (found from the offsets, so strided and per-lane ones alike).
     a.segments.clear();
     a.segPos.clear();
+    auto unitAlong = [&](unsigned k) {
+      int64_t inner = 1;
+      for (UOpRef r : ArrayRef<UOpRef>(shape).drop_front(k + 1))
+        inner *= rangeSize(r);
+      int64_t m = rangeSize(shape[k]);
+      for (unsigned l = 0; l < a.lanes; ++l) {
+        int64_t coord = (l / inner) % m, first = l - coord * inner;
+        if (!off(l) && !off(first) && a.offsets[l] != a.offsets[first] + coord)
+          return false;
+      }
+      return true;
+    };
     int p = -1;
-    for (auto [k, r] : llvm::enumerate(shape))
-      if (lin->strideOf(r) == 1 && rangeSize(r) > 1)
+    for (unsigned k = shape.size(); k-- > 0 && p < 0;)
+      if (rangeSize(shape[k]) > 1 && (laneOffsets.empty() ? lin->strideOf(shape[k]) == 1 : unitAlong(k)))
         p = k;
     if (p >= 0 && !a.contiguous() && wholeVectors(rangeSize(shape[p]))) {
       int64_t inner = 1;
@@ -316,7 +342,8 @@ SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape
 }
 
 std::optional<LinearIndex> Emitter::laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates,
-                                                   ArrayRef<UOpRef> shape) {
+                                                   ArrayRef<UOpRef> shape, SmallVectorImpl<int64_t> &laneOffsets) {
+  laneOffsets.clear();
   sym::Context &ctx = where->ctx();
   SmallVector<UOpRef, 2> ls = laneShape(where);
   // Per lane of `ls`: its lane-free terms (in a fixed order) and constant.
@@ -367,11 +394,19 @@ std::optional<LinearIndex> Emitter::laneWiseLinear(UOpRef where, ArrayRef<int8_t
     offsets.push_back(c);
   }
   auto fit = fitLaneStrides(offsets, sizes);
-  if (!fit)
-    return std::nullopt;
   LinearIndex lin;
   for (UOpRef t : terms)
     lin.terms.push_back({t, 1});
+  if (!fit) {
+    // Offsets no strides explain (lane values through `/` or `%`: a strided
+    // convolution's window folded into its lanes): each lane of `shape` its
+    // own constant, so that a lane's address is the scalar base + c, not a
+    // lane of an index vector computed whole and then taken apart. A lane
+    // statically masked off reads nothing: 0.
+    for (unsigned l = 0, n = numLanes(shape); l < n; ++l)
+      laneOffsets.push_back(offsets[laneIndex(ls, shape, l)].value_or(0));
+    return lin;
+  }
   lin.offset = fit->first;
   for (auto [r, k] : llvm::zip(ls, fit->second))
     if (k)

@@ -390,8 +390,11 @@ private:
   /// The linear form of an index that is linear only lane by lane (`where`:
   /// the index, or WHERE(gate, index, Invalid)), found as tinygrad's
   /// expander does: each lane's index with its lane values in place,
-  /// simplified (given its gate), then strides fitted to the offsets.
-  std::optional<LinearIndex> laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates, ArrayRef<UOpRef> shape);
+  /// simplified (given its gate), then strides fitted to the offsets. When
+  /// no strides fit, the terms alone (no strides, offset 0) and each lane of
+  /// `shape`'s constant offset in `laneOffsets` (else left empty).
+  std::optional<LinearIndex> laneWiseLinear(UOpRef where, ArrayRef<int8_t> laneGates, ArrayRef<UOpRef> shape,
+                                            SmallVectorImpl<int64_t> &laneOffsets);
   /// Lanes tinygrad's per-lane symbolic folds to the constant 0 (a border
   /// lane's gated load, `x*0`, `0+0`), over u's lanes; empty when none
   /// (EmitZeroLanes.cpp).
