@@ -17,7 +17,9 @@
 // a row's pixels over a packed panel of its weights (channelConvTile)
 // where the registers and the L2 hold it, else its own tile (convTile; one for
 // maps whose width is not a multiple of 8, smallMapConvTile, and one for
-// odd maps, oddMapConvTile), long
+// odd maps, oddMapConvTile); a conv whose sum is masked per output pixel
+// (fused into the next op's padding) gets them with the mask hoisted out
+// of the reduce (hoistReduceMask). Long
 // float reduces independent accumulators, large elementwise kernels 16
 // lanes. The THREAD split follows as in tinygrad. Everything else keeps
 // tinygrad's choices (its structure, so its outputs bit for bit where they
@@ -636,8 +638,8 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
   // Else, where no other tile took the kernel (divisorBlocks), blocks of
   // 7 or 6 pixels that divide the row: no lane is padded, but the taps'
   // padding along x is gated per block (ResNet's stem, 114 in blocks of 6:
-  // 16.5 -> 7.3 ms; rows of 28 in blocks of 7 ran 2-8x slower than
-  // smallMapConvTile, which keeps them).
+  // 20.6 -> 7.4 ms at 1 thread, tinygrad's choices before; rows of 28 in
+  // blocks of 7 ran 2-8x slower than smallMapConvTile, which keeps them).
   if (!block && divisorBlocks)
     for (int64_t b : {7, 6})
       if (xSize % b == 0) {
