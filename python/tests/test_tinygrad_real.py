@@ -269,6 +269,10 @@ CONVS = textwrap.dedent("""
     out["7x7 residual"] = (x7.conv2d(w7, padding=1) + x14.conv2d(wd, stride=2)).relu().numpy().flatten().tolist()
     # the map average-pooled in the conv's kernel (pooledConvTile)
     out["pooled 128x7->32"] = x7.conv2d(w7, padding=1).relu().mean((2, 3)).numpy().flatten().tolist()
+    # a conv written into the max pool's padded map (ResNet's stem: its sum masked per output pixel,
+    # hoistReduceMask) in blocks of 6 of the 30-wide padded row
+    out["stem 3x56->16 s2 + max pool"] = t(1, 3, 56, 56).conv2d(t(16, 3, 7, 7), stride=2, padding=3).relu() \
+        .max_pool2d(3, 2, padding=1).numpy().flatten().tolist()
     # weights tinygrad never realized (nn.Conv2d's Tensor.uniform): the same tiles (soleLoad)
     from tinygrad import nn
     Tensor.manual_seed(0)

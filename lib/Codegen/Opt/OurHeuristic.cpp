@@ -17,7 +17,9 @@
 // a row's pixels over a packed panel of its weights (channelConvTile)
 // where the registers and the L2 hold it, else its own tile (convTile; one for
 // maps whose width is not a multiple of 8, smallMapConvTile, and one for
-// odd maps, oddMapConvTile), long
+// odd maps, oddMapConvTile); a conv whose sum is masked per output pixel
+// (fused into the next op's padding) gets them with the mask hoisted out
+// of the reduce (hoistReduceMask). Long
 // float reduces independent accumulators, large elementwise kernels 16
 // lanes. The THREAD split follows as in tinygrad. Everything else keeps
 // tinygrad's choices (its structure, so its outputs bit for bit where they
@@ -515,6 +517,77 @@ bool convTile(Scheduler &k) {
   return true;
 }
 
+/// The AND-terms of a boolean (nested ANDs flattened).
+static void andTerms(UOpRef c, llvm::SmallVectorImpl<UOpRef> &out) {
+  if (c->op == Op::AND) {
+    for (UOpRef s : c->src)
+      andTerms(s, out);
+    return;
+  }
+  out.push_back(c);
+}
+/// The RANGEs an expression reads.
+static llvm::DenseSet<UOpRef> rangesOf(UOpRef u) {
+  llvm::DenseSet<UOpRef> out;
+  forEachNode(u, [&](UOpRef x) {
+    if (x->op == Op::RANGE)
+      out.insert(x);
+    return true;
+  });
+  return out;
+}
+
+/// A reduce whose terms are masked per output point only, REDUCE ADD(
+/// WHERE(c, x, Invalid)) with c free of the reduce's ranges, is
+/// WHERE(c, REDUCE ADD(x), 0): the same sum in the same order where c
+/// holds, the empty sum where not. tinygrad leaves the mask inside when it
+/// fuses a conv into the next op's padding (ResNet's stem, written into the
+/// max pool's padded map: c is "inside the padding"), and the product
+/// under the mask keeps the conv tiles from matching it. x is computed for
+/// the masked points too, so every load in x whose index reads c's ranges
+/// must be gated by (at least) c's terms itself. False (nothing changed)
+/// when no reduce is so.
+static bool hoistReduceMask(Scheduler &k) {
+  llvm::DenseMap<UOpRef, UOpRef> map;
+  for (UOpRef red : k.reduceOps()) {
+    auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
+                               : tg::ReduceKindAttr();
+    UOpRef w = red->src[0];
+    if (!kind || kind.getValue() != tg::ReduceKind::Add || w->op != Op::WHERE || !w->src[2]->isInvalid())
+      continue;
+    UOpRef c = w->src[0];
+    auto cRanges = rangesOf(c);
+    if (llvm::any_of(red->src.drop_front(), [&](UOpRef r) { return r->op != Op::RANGE || cRanges.contains(r); }))
+      continue;
+    llvm::SmallVector<UOpRef, 8> cTerms;
+    andTerms(c, cTerms);
+    auto loads = operandLoads(w->src[1]);
+    bool safe = loads.has_value();
+    for (UOpRef ld : loads ? *loads : llvm::SmallVector<UOpRef, 4>()) {
+      auto idxRanges = rangesOf(ld->src[1]);
+      if (llvm::none_of(cRanges, [&](UOpRef r) { return idxRanges.contains(r); }))
+        continue; // the same addresses wherever c holds or not
+      UOpRef gi = ld->src[1];
+      llvm::SmallVector<UOpRef, 8> gTerms;
+      if (gi->op == Op::WHERE && gi->src[2]->isInvalid())
+        andTerms(gi->src[0], gTerms);
+      safe = safe && llvm::all_of(cTerms, [&](UOpRef t) { return llvm::is_contained(gTerms, t); });
+    }
+    if (!safe)
+      continue;
+    UOpRef inner = k.ctx.replaceSrc(red, [&] {
+      llvm::SmallVector<UOpRef, 4> src(red->src.begin(), red->src.end());
+      src[0] = w->src[1];
+      return src;
+    }());
+    map[red] = k.ctx.get(Op::WHERE, red->type, {c, inner, k.ctx.constLike(red, isFloat(red->dtype) ? Scalar::fromFloat(0.0) : Scalar::fromInt(0))});
+  }
+  if (map.empty())
+    return false;
+  k.ast = sym::substitute(k.ctx, k.ast, map);
+  return true;
+}
+
 /// A direct convolution as a matrix product over a packed weight panel:
 /// out[o, y, x] for one vector register of output channels o by a block of
 /// a row's pixels x, the taps along x unrolled, the input channels and the
@@ -533,7 +606,7 @@ bool convTile(Scheduler &k) {
 /// downsample 5.8 [19.4] {3.5}, 128 -> 256 stride 2 3.3 [6.2] {0.9},
 /// 256 -> 512 stride 2 1.6 [4.4] {1.4}. False (nothing applied) when the
 /// kernel is not that shape, its row not blocked so, or no panel is staged.
-static bool channelConvTile(Scheduler &k) {
+static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
   if (work(k) < 16 * kMinWork)
     return false;
   int64_t lanes = k.target.vectorBytes / 4;
@@ -562,6 +635,17 @@ static bool channelConvTile(Scheduler &k) {
   // gate each lane on the block (ResNet's 28 padded to 32: 3.5x slower
   // than smallMapConvTile, which keeps it).
   int64_t block = xSize % 8 == 0 ? 8 : xSize < 8 ? 8 : xSize < 16 ? 16 : 0;
+  // Else, where no other tile took the kernel (divisorBlocks), blocks of
+  // 7 or 6 pixels that divide the row: no lane is padded, but the taps'
+  // padding along x is gated per block (ResNet's stem, 114 in blocks of 6:
+  // 20.6 -> 7.4 ms at 1 thread, tinygrad's choices before; rows of 28 in
+  // blocks of 7 ran 2-8x slower than smallMapConvTile, which keeps them).
+  if (!block && divisorBlocks)
+    for (int64_t b : {7, 6})
+      if (xSize % b == 0) {
+        block = b;
+        break;
+      }
   if (!block)
     return false;
   int64_t padded = (xSize + block - 1) / block * block;
@@ -1020,10 +1104,27 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
-  if (channelConvTile(k))
+  // The tiles of a reduce of a product; a reduce masked per output point
+  // (hoistReduceMask) gets them only with the mask hoisted, and keeps its
+  // AST where none applies.
+  auto productTile = [&] {
+    if (channelConvTile(k))
+      return true;
+    if (matmulTile(k, 4) || dotTile(k) || sharedOperandTile(k) || convTile(k)) {
+      applyThreadOpt(k);
+      return true;
+    }
+    return channelConvTile(k, /*divisorBlocks=*/true);
+  };
+  if (productTile())
     return;
-  if (matmulTile(k, 4) || dotTile(k) || sharedOperandTile(k) || convTile(k) || pooledConvTile(k) || splitReduceAccumulators(k) ||
-      wideElementwise(k)) {
+  if (hoistReduceMask(k)) {
+    if (productTile())
+      return;
+    k.ast = ast;
+    k.applied = applied;
+  }
+  if (pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
     applyThreadOpt(k);
     return;
   }
