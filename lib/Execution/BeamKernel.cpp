@@ -76,14 +76,20 @@ static std::string cacheKeyText(Operation *sink, const exec::BeamOptions &opts, 
                                 const std::string &device, unsigned threads) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "tinygrad-mlir beam_search v1\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
+  os << "tinygrad-mlir beam_search v2\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
      << " " << target.arch << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
   Operation *scope = sink->getParentOfType<ModuleOp>();
   (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());
   return text;
 }
 
-static std::optional<std::vector<Opt>> cacheGet(const std::string &path, const std::string &keyText) {
+/// A cached search: its opts, and whether the heuristic's kernel won.
+struct CachedResult {
+  std::vector<Opt> opts;
+  bool heuristic = false;
+};
+
+static std::optional<CachedResult> cacheGet(const std::string &path, const std::string &keyText) {
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf)
     return std::nullopt;
@@ -104,11 +110,11 @@ static std::optional<std::vector<Opt>> cacheGet(const std::string &path, const s
     llvm::consumeError(parsed.takeError());
     return std::nullopt;
   }
-  return *parsed;
+  return CachedResult{*parsed, o->getBoolean("heuristic").value_or(false)};
 }
 
 static void cachePut(const std::string &dir, const std::string &path, const std::string &keyText,
-                     llvm::ArrayRef<Opt> opts) {
+                     llvm::ArrayRef<Opt> opts, bool heuristic) {
   if (llvm::sys::fs::create_directories(dir))
     return; // a cache that cannot be written is no cache, not an error
   auto parsedOpts = llvm::json::parse(beam::optsToJSON(opts));
@@ -122,7 +128,8 @@ static void cachePut(const std::string &dir, const std::string &path, const std:
     llvm::raw_fd_ostream os(tmp, ec);
     if (ec)
       return;
-    os << llvm::json::Value(llvm::json::Object{{"key", keyText}, {"opts", std::move(*parsedOpts)}});
+    os << llvm::json::Value(
+        llvm::json::Object{{"key", keyText}, {"opts", std::move(*parsedOpts)}, {"heuristic", heuristic}});
   }
   if (llvm::sys::fs::rename(tmp, path))
     llvm::sys::fs::remove(tmp);
@@ -326,10 +333,19 @@ public:
   }
 
   llvm::Expected<beam::CompiledCandidate> compile(llvm::ArrayRef<Opt> opts) override {
-    llvm::Expected<Built> b = build(root, compiler, opts);
+    llvm::Expected<Built> b = build(root, compiler, std::vector<Opt>(opts.begin(), opts.end()));
     if (!b)
       return b.takeError();
     return adopt(std::move(*b), opts);
+  }
+
+  /// No opts_to_apply: the kernel the compile gives without BEAM.
+  llvm::Expected<beam::CompiledCandidate> compileHeuristic(std::vector<Opt> &applied) override {
+    llvm::Expected<Built> b = build(root, compiler, std::nullopt);
+    if (!b)
+      return b.takeError();
+    applied = b->k.signature.appliedOpts;
+    return adopt(std::move(*b), applied);
   }
 
   /// Concurrent compiles: the calling thread and up to threads-1 others,
@@ -403,9 +419,10 @@ private:
     TimedKernel k;
   };
 
-  /// Compiles the kernel `r` with `opts` as opts_to_apply by `c` (the
-  /// compiler of r's context); touches nothing shared.
-  llvm::Expected<Built> build(Value r, KernelCompiler &c, llvm::ArrayRef<Opt> opts) const {
+  /// Compiles the kernel `r` with `opts` as opts_to_apply (nullopt: as
+  /// without BEAM, the heuristic's) by `c` (the compiler of r's context);
+  /// touches nothing shared.
+  llvm::Expected<Built> build(Value r, KernelCompiler &c, std::optional<std::vector<Opt>> opts) const {
     std::string diag;
     ScopedDiagnosticHandler handler(r.getContext(), [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
@@ -413,7 +430,7 @@ private:
       return success();
     });
     CompileOptions co;
-    co.optsToApply = std::vector<Opt>(opts.begin(), opts.end());
+    co.optsToApply = std::move(opts);
     co.varValues = timing.varValues; // a GPU kernel's launch dims at the values it is timed with
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<CompiledKernel> k = c.compile(r, target, co);
@@ -519,7 +536,8 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
   llvm::sys::path::append(path, out.cacheKey + ".json");
   if (!opts.ignoreCache)
     if (auto hit = cacheGet(std::string(path), keyText)) {
-      out.opts = std::move(*hit);
+      out.opts = std::move(hit->opts);
+      out.heuristic = hit->heuristic;
       out.cached = true;
       return out;
     }
@@ -575,7 +593,8 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
   out.search = beam::beamSearch(start, runner, so);
   out.searched = true;
   out.opts = out.search.opts;
+  out.heuristic = out.search.heuristic;
   if (!opts.ignoreCache && out.search.timed > 0)
-    cachePut(dir, std::string(path), keyText, out.opts);
+    cachePut(dir, std::string(path), keyText, out.opts, out.heuristic);
   return out;
 }
