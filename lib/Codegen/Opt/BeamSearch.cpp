@@ -2,6 +2,7 @@
 #include "tinygrad/Codegen/BeamSearch.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -132,6 +133,9 @@ SearchOptions SearchOptions::fromEnv(unsigned amt) {
   int64_t cores = std::max<int64_t>(1, (int64_t)std::thread::hardware_concurrency());
   o.compileThreads = (unsigned)std::max<int64_t>(1, envInt("PARALLEL", cores));
   o.seedHeuristic = envInt("BEAM_HEURISTIC", 1) != 0;
+  // search.py's BEAM_DEBUG: a line per timed candidate and round, on stderr
+  if (envInt("BEAM_DEBUG", 0))
+    o.log = [](const std::string &m) { llvm::errs() << m << "\n"; };
   return o;
 }
 
@@ -272,7 +276,8 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       if (opts.seedHeuristic)
         known = std::min(known, best);
       log(std::to_string(secondsSince(t0)).substr(0, 6) + "s: " + std::to_string(best * 1e6) + " us  " +
-          opt::toString(copts));
+          std::to_string(tms->size()) + " runs, compile " + std::to_string(cc->compileS * 1e3).substr(0, 6) +
+          " ms, " + std::to_string(cc->uops) + " uops  " + opt::toString(copts));
     }
     std::stable_sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.second < b.second; });
     exiting = timed.empty() || timed[0].second < opts.minProgressS ||
