@@ -394,6 +394,10 @@ public:
     return out;
   }
 
+  /// Seconds a timing call may take beyond its runs (the request, the
+  /// object's load).
+  static constexpr double kLoadS = 0.1;
+
   llvm::Expected<std::vector<double>> time(const beam::CompiledCandidate &c, double earlyStop,
                                            unsigned count) override {
     if (o.timer) {
@@ -411,9 +415,20 @@ public:
     const TimedKernel &k = kernels[c.handle];
     if (!o.isolate || k.format != BinaryFormat::ELF)
       return timeKernel(timing, k, earlyStop, count);
-    llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), o.runTimeoutS);
-    if (!out)
-      return out.takeError();
+    // tinygrad's BEAM_DEV_TIMEOUT: a candidate whose runs go on past
+    // `count` times the early stop (plus the object's load) cannot be the
+    // best; its child is killed there and its time is inf, as tinygrad's
+    // timed-out runs are (not a failure: it is ranked last).
+    double limit = o.runTimeoutS;
+    if (std::isfinite(earlyStop) && earlyStop * count + kLoadS < limit)
+      limit = earlyStop * count + kLoadS;
+    llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), limit);
+    if (!out) {
+      std::string why = llvm::toString(out.takeError());
+      if (limit < o.runTimeoutS && llvm::StringRef(why).contains("timed out"))
+        return std::vector<double>(count, std::numeric_limits<double>::infinity());
+      return err(why);
+    }
     std::vector<double> tms;
     std::istringstream is(*out);
     for (double t; is >> t;)
