@@ -366,8 +366,13 @@ typedef struct tgc_beam_options {
  * in "failures" and skipped. The BEAM_* variables of search.py are read from
  * the environment. Results are cached on disk (key: the AST, the width, the
  * target, the device), so a second search of a kernel reads a file.
+ * Beyond tinygrad's search, the kernel as it compiles without BEAM (the
+ * heuristic's) is timed first and seeds the search (BEAM_HEURISTIC=0: off).
  * *out_json (tgc_string_free): {"opts": [...] (the opts_to_apply, as the
- * timer's), "opts_repr": tinygrad's repr of them, "cached", "searched"
+ * timer's), "opts_repr": tinygrad's repr of them, "heuristic" (true: the
+ * kernel without BEAM was the fastest; compile it with no opts_to_apply,
+ * "opts" are what its heuristic applies), "heuristic_s" (its time, null
+ * unless timed), "cached", "searched"
  * (false: the kernel is tagged or names its own opts_to_apply, which are
  * "opts"), "rounds", "compiled", "timed", "best_s" (null unless searched),
  * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),

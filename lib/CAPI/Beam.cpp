@@ -66,8 +66,12 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
       };
     }
     llvm::Expected<tinygrad::exec::BeamOutcome> found = [&] {
-      // the LLVM back end compiles one kernel at a time (Kernel.cpp)
-      std::lock_guard<std::mutex> backEnd(tgc::compileMutex());
+      // The GPU back ends compile one kernel at a time per process
+      // (Kernel.cpp); the host's is per thread, so a CPU search leaves the
+      // process's other compiles (the plugin's compile threads) running.
+      std::unique_lock<std::mutex> backEnd(tgc::compileMutex(), std::defer_lock);
+      if (bo.target && bo.target->isGPU())
+        backEnd.lock();
       return tinygrad::exec::beamSearchKernel(root, bo);
     }();
     if (!found)
@@ -78,6 +82,9 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
       failures.push_back(json::Object{{"opts", optsValue(f.opts)}, {"stage", f.stage}, {"error", f.message}});
     json::Object res{{"opts", optsValue(found->opts)},
                      {"opts_repr", tinygrad::opt::toString(found->opts)},
+                     {"heuristic", found->heuristic},
+                     {"heuristic_s", found->searched && std::isfinite(sr.heuristicS) ? json::Value(sr.heuristicS)
+                                                                                     : json::Value(nullptr)},
                      {"cached", found->cached},
                      {"searched", found->searched},
                      {"rounds", (int64_t)sr.rounds},

@@ -186,6 +186,12 @@ def with_beam_opts(ast, renderer, target=None):
         detail = "cached" if res["cached"] else \
             f"{res['compiled']} compiled, {len(res['failures'])} failed, timed on {res['device']}"
         how = f"our search ({detail})"
+        if res.get("heuristic"):
+            # the kernel without BEAM won: it compiles with our heuristic (which may do more than its opts)
+            stats["beam_s"] = stats.get("beam_s", 0.0) + time.perf_counter() - t0
+            _log(f"BEAM={info.beam} {backend.kernel_name(ast)}: {how} in {time.perf_counter() - t0:.2f}s -> "
+                 f"the heuristic's kernel {opts}")
+            return ast
     else:
         raise ValueError(f"TINYGRAD_MLIR_BEAM is ours or tinygrad, not {mode!r}")
     stats["beam_s"] = stats.get("beam_s", 0.0) + time.perf_counter() - t0

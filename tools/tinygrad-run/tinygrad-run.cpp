@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
     for (const beam::CandidateFailure &f : sr.failures)
       failures.push_back(json::Object{{"opts", opt::toString(f.opts)}, {"stage", f.stage}, {"error", f.message}});
     llvm::outs() << "BEAM " << beamWidth << " on " << found->device << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
-                 << ", opts " << opt::toString(found->opts);
+                 << ", opts " << opt::toString(found->opts) << (found->heuristic ? " (the heuristic's)" : "");
     if (found->searched)
       llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.timed << " timed, "
                    << sr.failures.size() << " failed, best " << llvm::format("%.3f", sr.bestS * 1e3) << " ms, "
@@ -200,7 +200,8 @@ int main(int argc, char **argv) {
     for (const beam::CandidateFailure &f : sr.failures)
       llvm::outs() << "  candidate " << opt::toString(f.opts) << " failed to " << f.stage << ": " << f.message << "\n";
     beamJSON = json::Object{{"cached", found->cached}, {"searched", found->searched},
-                            {"opts", opt::toString(found->opts)}, {"rounds", (int64_t)sr.rounds},
+                            {"opts", opt::toString(found->opts)}, {"heuristic", found->heuristic},
+                            {"rounds", (int64_t)sr.rounds},
                             {"compiled", (int64_t)sr.compiled}, {"timed", (int64_t)sr.timed},
                             {"best_ms", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS * 1e3)
                                                                                 : json::Value(nullptr)},
@@ -208,7 +209,8 @@ int main(int argc, char **argv) {
                             {"compile_threads", (int64_t)sr.compileThreads},
                             {"key", found->cacheKey}, {"device", found->device},
                             {"failures", std::move(failures)}};
-    opts.optsToApply = found->opts;
+    if (!found->heuristic) // else the kernel compiles as without BEAM
+      opts.optsToApply = found->opts;
   }
   const json::Object *varVals = rec->getObject("var_vals");
   if (varVals)

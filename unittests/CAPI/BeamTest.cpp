@@ -149,15 +149,15 @@ TEST(Beam, DeterministicUnderAFixedTimer) {
   EXPECT_EQ(t1.seen, t2.seen);
 }
 
-/// PARALLEL set for one scope (tinygrad's beam pool size; ours: compile
-/// threads), restored after.
-struct Parallel {
-  explicit Parallel(const char *v) {
-    if (const char *old = std::getenv("PARALLEL"))
+/// An environment variable set for one scope, restored after.
+struct Env {
+  Env(const char *name, const char *v) : name(name) {
+    if (const char *old = std::getenv(name))
       saved = old;
-    setenv("PARALLEL", v, 1);
+    setenv(name, v, 1);
   }
-  ~Parallel() { saved ? (void)setenv("PARALLEL", saved->c_str(), 1) : (void)unsetenv("PARALLEL"); }
+  ~Env() { saved ? (void)setenv(name, saved->c_str(), 1) : (void)unsetenv(name); }
+  const char *name;
   std::optional<std::string> saved;
 };
 
@@ -170,11 +170,11 @@ TEST(Beam, ConcurrentCompilesGiveTheSameSearch) {
   one.fail = four.fail = "UPCAST:0:4,";
   std::string a, b;
   {
-    Parallel p("1");
+    Env p("PARALLEL", "1"); // tinygrad's beam pool size; ours: compile threads
     a = s.run(2, true, tableTimer, &one);
   }
   {
-    Parallel p("4");
+    Env p("PARALLEL", "4");
     b = s.run(2, true, tableTimer, &four);
   }
   EXPECT_EQ(jsonNumber(a, "compile_threads"), 1) << a;
@@ -184,6 +184,84 @@ TEST(Beam, ConcurrentCompilesGiveTheSameSearch) {
   EXPECT_EQ(jsonNumber(a, "compiled"), jsonNumber(b, "compiled"));
   EXPECT_EQ(jsonNumber(a, "timed"), jsonNumber(b, "timed"));
   EXPECT_GT(jsonNumber(b, "compiled"), 4);
+}
+
+/// The table's times, except the first opts list timed, the kernel as it
+/// compiles without BEAM (the heuristic's), takes `heuristicS`.
+struct HeuristicTable : Table {
+  double heuristicS = 0.05;
+  double scale = 1; ///< the table's times are multiplied by it
+  std::string heuristic;
+};
+double heuristicTimer(const char *optsJSON, void *user) {
+  HeuristicTable &t = *static_cast<HeuristicTable *>(user);
+  if (t.heuristic.empty())
+    t.heuristic = optsJSON;
+  if (t.heuristic == optsJSON) {
+    ++t.calls;
+    ++t.seen["heuristic"];
+    return t.heuristicS;
+  }
+  return tableTimer(optsJSON, user) * t.scale;
+}
+
+TEST(Beam, TheHeuristicsKernelWinsWhenNothingBeatsIt) {
+  // Timed first, 0.05 s: no candidate (0.1 s at best) beats it, so the
+  // result is the kernel without BEAM, its opts the heuristic's.
+  Search s;
+  HeuristicTable t;
+  std::string res = s.run(2, true, heuristicTimer, &t);
+  EXPECT_NE(res.find("\"heuristic\":true"), std::string::npos) << res;
+  EXPECT_DOUBLE_EQ(jsonNumber(res, "best_s"), 0.05);
+  EXPECT_DOUBLE_EQ(jsonNumber(res, "heuristic_s"), 0.05);
+  EXPECT_EQ(optKeys(resultOpts(res)), optKeys(t.heuristic)) << res;
+  EXPECT_EQ(t.seen["heuristic"], 3);
+  // Its time is every candidate's early stop from the start: the first
+  // round's candidates (0.5 s and slower, over 3 x 0.05) run once.
+  EXPECT_EQ(t.seen["UPCAST:0:4,"], 1);
+  EXPECT_EQ(t.seen["UPCAST:1:4,"], 1);
+}
+
+TEST(Beam, ASubMillisecondFirstRunIsNoEarlyStop) {
+  // The table in milliseconds, the heuristic at 10 us: a first run under
+  // a millisecond may be mostly its cold start, so the candidates over the
+  // early stop still get a second run (not tinygrad's one), not a third.
+  Search s;
+  HeuristicTable t;
+  t.heuristicS = 1e-5;
+  t.scale = 1e-3;
+  std::string res = s.run(2, true, heuristicTimer, &t);
+  EXPECT_NE(res.find("\"heuristic\":true"), std::string::npos) << res;
+  EXPECT_EQ(t.seen["UPCAST:0:4,"], 2);
+  EXPECT_EQ(t.seen["UPCAST:1:4,"], 2);
+}
+
+TEST(Beam, ASearchThatBeatsTheHeuristicWins) {
+  // The heuristic at 0.3 s: UPCAST 1 then another opt (0.1 s) wins, and
+  // the first round's candidates still get tinygrad's three runs (0.5 and
+  // 0.6 s are within 3 x 0.3).
+  Search s;
+  HeuristicTable t;
+  t.heuristicS = 0.3;
+  std::string res = s.run(2, true, heuristicTimer, &t);
+  EXPECT_NE(res.find("\"heuristic\":false"), std::string::npos) << res;
+  std::vector<std::string> opts = optKeys(resultOpts(res));
+  ASSERT_EQ(opts.size(), 2u) << res;
+  EXPECT_EQ(opts[0], "UPCAST:1:4");
+  EXPECT_DOUBLE_EQ(jsonNumber(res, "best_s"), 0.1);
+  EXPECT_EQ(t.seen["UPCAST:0:4,"], 3);
+}
+
+TEST(Beam, WithoutTheHeuristicItIsTinygradsSearch) {
+  // BEAM_HEURISTIC=0: nothing is timed before the first round, so the
+  // first list timed is a single action, and a 0.05 s one wins.
+  Search s;
+  HeuristicTable t;
+  Env e("BEAM_HEURISTIC", "0");
+  std::string res = s.run(2, true, heuristicTimer, &t);
+  EXPECT_NE(res.find("\"heuristic\":false"), std::string::npos) << res;
+  EXPECT_EQ(optKeys(t.heuristic).size(), 1u) << t.heuristic;
+  EXPECT_EQ(res.find("\"heuristic_s\":0"), std::string::npos) << res;
 }
 
 TEST(Beam, AFailingCandidateCostsOnlyItself) {

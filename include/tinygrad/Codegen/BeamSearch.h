@@ -69,6 +69,10 @@ public:
   /// (a fault, a timeout) is the candidate's own failure.
   virtual llvm::Expected<std::vector<double>> time(const CompiledCandidate &c, double earlyStop,
                                                    unsigned count) = 0;
+  /// The kernel as it compiles without BEAM (the target's heuristic, with
+  /// whatever it does beyond opts), `applied` set to the opts it applied;
+  /// an error where the runner has none (this default).
+  virtual llvm::Expected<CompiledCandidate> compileHeuristic(std::vector<opt::Opt> &applied);
 };
 
 struct SearchOptions {
@@ -83,6 +87,14 @@ struct SearchOptions {
   /// 0 or 1: one by one). All of a round compile before any is timed, so
   /// timings never share the cores with a compile.
   unsigned compileThreads = 1;
+  /// Ours, beyond tinygrad's search (BEAM_HEURISTIC=0 turns it off): the
+  /// kernel as the heuristic compiles it is timed first and competes with
+  /// the search's best at the end (so BEAM is never slower than no BEAM,
+  /// up to timing noise), the heuristic's opts join the first round's
+  /// candidates (so the beam can start from them), and every candidate's
+  /// early stop is 3x the best time known so far (the heuristic's, the
+  /// round's), not only the previous round's best.
+  bool seedHeuristic = true;
   /// BEAM_DEBUG-style progress lines (null: none).
   std::function<void(const std::string &)> log;
 
@@ -99,6 +111,10 @@ struct CandidateFailure {
 struct SearchResult {
   std::vector<opt::Opt> opts; ///< the best candidate's applied opts (opts_to_apply)
   double bestS = 0;           ///< its time (inf if nothing was timed)
+  /// The heuristic's kernel won (SearchOptions::seedHeuristic): compile
+  /// without opts_to_apply; `opts` are the heuristic's, for the record.
+  bool heuristic = false;
+  double heuristicS = 0;      ///< its time (inf if it was not timed)
   unsigned rounds = 0, compiled = 0, timed = 0;
   std::vector<CandidateFailure> failures;
   double searchS = 0;

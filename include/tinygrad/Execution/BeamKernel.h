@@ -64,6 +64,9 @@ struct BeamOptions {
 
 struct BeamOutcome {
   std::vector<opt::Opt> opts; ///< opts_to_apply
+  /// The kernel without BEAM (its heuristic) was the fastest: compile it
+  /// with no opts_to_apply (`opts` are what its heuristic applies).
+  bool heuristic = false;
   bool cached = false;        ///< read from the cache, nothing searched
   /// False when the kernel chooses its own opts (tagged, or it names
   /// opts_to_apply): `opts` are those, nothing was searched.

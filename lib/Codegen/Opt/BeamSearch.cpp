@@ -2,11 +2,13 @@
 #include "tinygrad/Codegen/BeamSearch.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -130,11 +132,19 @@ SearchOptions SearchOptions::fromEnv(unsigned amt) {
   // search.py's beam pool: PARALLEL workers, the cores by default.
   int64_t cores = std::max<int64_t>(1, (int64_t)std::thread::hardware_concurrency());
   o.compileThreads = (unsigned)std::max<int64_t>(1, envInt("PARALLEL", cores));
+  o.seedHeuristic = envInt("BEAM_HEURISTIC", 1) != 0;
+  // search.py's BEAM_DEBUG: a line per timed candidate and round, on stderr
+  if (envInt("BEAM_DEBUG", 0))
+    o.log = [](const std::string &m) { llvm::errs() << m << "\n"; };
   return o;
 }
 
 static double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+llvm::Expected<CompiledCandidate> CandidateRunner::compileHeuristic(std::vector<Opt> &) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "this runner has no heuristic");
 }
 
 std::vector<llvm::Expected<CompiledCandidate>> CandidateRunner::compileAll(llvm::ArrayRef<std::vector<Opt>> batch,
@@ -156,15 +166,55 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
     if (opts.log)
       opts.log(m);
   };
+  // The heuristic's kernel, timed before the first round: the bar the
+  // search must beat, and the first early stop. Its opts (when they apply
+  // to `start`) are a first-round candidate like the actions.
+  res.heuristicS = inf;
+  std::optional<Scheduler> seed;
+  std::vector<Opt> applied;
+  std::string heuristicLib; // the seed compiling to it is not timed again
+  if (opts.seedHeuristic) {
+    auto tc = std::chrono::steady_clock::now();
+    llvm::Expected<CompiledCandidate> hc = runner.compileHeuristic(applied);
+    res.compileS += secondsSince(tc);
+    if (!hc) {
+      log("BEAM: no heuristic kernel: " + llvm::toString(hc.takeError()));
+    } else {
+      ++res.compiled;
+      auto tt = std::chrono::steady_clock::now();
+      llvm::Expected<std::vector<double>> tms = runner.time(*hc, inf, opts.count);
+      res.timeS += secondsSince(tt);
+      if (!tms) {
+        res.failures.push_back({applied, "run", "the heuristic's kernel: " + llvm::toString(tms.takeError())});
+      } else if (!tms->empty()) {
+        ++res.timed;
+        res.heuristicS = *std::min_element(tms->begin(), tms->end());
+        heuristicLib = hc->lib;
+        log("heuristic: " + std::to_string(res.heuristicS * 1e6) + " us  " + opt::toString(applied));
+      }
+      Scheduler s2 = start;
+      bool ok = !applied.empty();
+      for (const Opt &o : applied)
+        if (!(ok = s2.applyOpt(o)))
+          break;
+      if (ok)
+        seed.emplace(std::move(s2));
+    }
+  }
   bool exiting = false;
   while (!exiting) {
     ++res.rounds;
     std::vector<Scheduler> candidates;
+    if (seed && res.rounds == 1)
+      candidates.push_back(*seed);
     for (auto &[si, t] : beam)
       for (auto &[idx, s2] : kernelActions(si, /*include0=*/false, opts.maxUpcast, opts.maxLocal))
         candidates.push_back(std::move(s2));
     std::vector<std::pair<Scheduler *, double>> timed;
     double leastOps = inf;
+    // The early stop's reference: tinygrad's (the last round's best), or
+    // with the heuristic seeded the best time known so far.
+    double known = opts.seedHeuristic ? std::min(beam[0].second, res.heuristicS) : beam[0].second;
     // The round's compiles first (concurrently where the runner can), then
     // each candidate in order, as tinygrad's pool.imap hands them back.
     std::vector<std::vector<Opt>> batch;
@@ -198,6 +248,11 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       }
       if (seenLibs.count(cc->lib))
         continue;
+      if (!heuristicLib.empty() && cc->lib == heuristicLib) {
+        seenLibs.insert(cc->lib);
+        timed.emplace_back(&c, res.heuristicS);
+        continue;
+      }
       // kernels that use 1000x more compute than the smallest are not timed
       double ops = cc->ops ? (double)*cc->ops : 0;
       leastOps = std::min(leastOps, ops);
@@ -205,7 +260,7 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         continue;
       seenLibs.insert(cc->lib);
       auto tt = std::chrono::steady_clock::now();
-      llvm::Expected<std::vector<double>> tms = runner.time(*cc, beam[0].second * 3, opts.count);
+      llvm::Expected<std::vector<double>> tms = runner.time(*cc, known * 3, opts.count);
       res.timeS += secondsSince(tt);
       if (!tms) {
         fail("run", llvm::toString(tms.takeError()));
@@ -218,16 +273,24 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       ++res.timed;
       double best = *std::min_element(tms->begin(), tms->end());
       timed.emplace_back(&c, best);
+      if (opts.seedHeuristic)
+        known = std::min(known, best);
       log(std::to_string(secondsSince(t0)).substr(0, 6) + "s: " + std::to_string(best * 1e6) + " us  " +
-          opt::toString(copts));
+          std::to_string(tms->size()) + " runs, compile " + std::to_string(cc->compileS * 1e3).substr(0, 6) +
+          " ms, " + std::to_string(cc->uops) + " uops  " + opt::toString(copts));
     }
     std::stable_sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.second < b.second; });
     exiting = timed.empty() || timed[0].second < opts.minProgressS ||
               (beam[0].second - timed[0].second) < opts.minProgressS;
     std::vector<std::pair<Scheduler, double>> next;
     if (!exiting) {
-      for (size_t i = 0; i < timed.size() && i < opts.amt; ++i)
-        next.emplace_back(*timed[i].first, timed[i].second);
+      // The seed rides along: the `amt` fastest of tinygrad's candidates
+      // stay (its search is a part of ours), and the seed joins them.
+      Scheduler *seeded = seed && res.rounds == 1 ? &candidates[0] : nullptr;
+      size_t kept = 0;
+      for (auto &[c, t] : timed) // `timed` is sorted: the beam keeps its order
+        if (c == seeded || kept++ < opts.amt)
+          next.emplace_back(*c, t);
       beam = std::move(next);
     } else if (!timed.empty() && timed[0].second < beam[0].second) {
       next.emplace_back(*timed[0].first, timed[0].second);
@@ -237,8 +300,16 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         std::to_string(timed.size()) + " timed, best " + std::to_string(beam[0].second * 1e6) + " us " +
         opt::toString(llvm::ArrayRef<Opt>(beam[0].first.applied)));
   }
-  res.opts.assign(beam[0].first.applied.begin(), beam[0].first.applied.end());
   res.bestS = beam[0].second;
+  if (std::isfinite(res.heuristicS) && res.heuristicS <= res.bestS) {
+    // nothing searched beats the kernel without BEAM (res.opts: its opts)
+    res.heuristic = true;
+    res.bestS = res.heuristicS;
+    res.opts = applied;
+    log("BEAM: the heuristic's kernel is the fastest");
+  } else {
+    res.opts.assign(beam[0].first.applied.begin(), beam[0].first.applied.end());
+  }
   res.searchS = secondsSince(t0);
   return res;
 }
