@@ -121,13 +121,24 @@ llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &reques
   if (pid <= 0)
     if (llvm::Error e = start())
       return std::move(e);
-  // The child may have died since (a write to its pipe then fails, not
-  // raises SIGPIPE: MSG_NOSIGNAL does not apply to pipes, so block it).
-  sigset_t block, old;
+  // The child may have died since (killed from outside, e.g. by the OOM
+  // killer): a write to its pipe then fails, not raises SIGPIPE
+  // (MSG_NOSIGNAL does not apply to pipes, so block it). A blocked signal
+  // stays pending, and unblocking would deliver it (the default action
+  // ends the process): the SIGPIPE this write raised is taken first.
+  sigset_t block, old, pending;
   sigemptyset(&block);
   sigaddset(&block, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &block, &old);
+  sigpending(&pending);
+  bool hadPipe = sigismember(&pending, SIGPIPE) == 1; // not ours: left as it was
   writeFrame(toChild, request);
+  sigpending(&pending);
+  if (!hadPipe && sigismember(&pending, SIGPIPE) == 1) {
+    struct timespec none{0, 0};
+    while (sigtimedwait(&block, nullptr, &none) < 0 && errno == EINTR) {
+    }
+  }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutS);

@@ -5,6 +5,7 @@
 #include "tinygrad/Support/PyInt.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
+#include <array>
 #include <cstring>
 #include <map>
 
@@ -133,14 +134,21 @@ Type Context::typeFor(DType dt) const {
   return t;
 }
 
-/// leastUpperDType of a pair, memoized: alu() asks for it on every mixed
-/// weak/strong operation.
+/// leastUpperDType of a pair, from a table: alu() asks for it on every
+/// mixed weak/strong operation. The table is filled whole on first use (a
+/// function-local static's initialization is thread-safe): BEAM compiles
+/// candidates on several threads at once, and an entry filled lazily there
+/// was a data race (a reader could see the entry set before its value).
 static std::optional<DType> lub2(DType a, DType b) {
-  static std::optional<std::optional<DType>> table[kNumDTypes][kNumDTypes];
-  auto &e = table[static_cast<unsigned>(a)][static_cast<unsigned>(b)];
-  if (!e)
-    e = leastUpperDType({a, b});
-  return *e;
+  using Row = std::array<std::optional<DType>, kNumDTypes>;
+  static const std::array<Row, kNumDTypes> table = [] {
+    std::array<Row, kNumDTypes> t;
+    for (unsigned i = 0; i < kNumDTypes; ++i)
+      for (unsigned j = 0; j < kNumDTypes; ++j)
+        t[i][j] = leastUpperDType({static_cast<DType>(i), static_cast<DType>(j)});
+    return t;
+  }();
+  return table[static_cast<unsigned>(a)][static_cast<unsigned>(b)];
 }
 
 UOpRef Context::cnst(const Scalar &v, DType dt) {

@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using mlir::tinygrad::exec::runIsolated;
 
@@ -114,6 +116,26 @@ TEST(IsolatedWorker, AFaultOrATimeoutCostsThatCallAndAFreshChild) {
   EXPECT_NE(errorOf(w.call("hang", 0.3)).find("timed out"), std::string::npos);
   EXPECT_EQ(llvm::cantFail(w.call("d", 10)), "1");
   EXPECT_EQ(w.starts(), 3u);
+}
+
+TEST(IsolatedWorker, AChildKilledBetweenCallsCostsTheNextCallOnly) {
+  // The child dies while idle (as under the OOM killer): the next request's
+  // write hits a closed pipe. The SIGPIPE that raises must not reach this
+  // process (its default action would end the test binary here), the call
+  // is an error, and the call after it has a fresh child.
+  IsolatedWorker w([](const std::string &) -> llvm::Expected<std::string> { return std::to_string(::getpid()); });
+  struct sigaction dfl{}, saved{};
+  dfl.sa_handler = SIG_DFL;
+  ASSERT_EQ(::sigaction(SIGPIPE, &dfl, &saved), 0); // as in a C++ tool (Python ignores SIGPIPE)
+  pid_t child = std::stoi(llvm::cantFail(w.call("pid", 10)));
+  ASSERT_EQ(::kill(child, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child); // dead and reaped before the next write
+  std::string e = errorOf(w.call("after", 10));
+  EXPECT_NE(e.find("without a result"), std::string::npos) << e;
+  EXPECT_NE(std::stoi(llvm::cantFail(w.call("again", 10))), child);
+  EXPECT_EQ(w.starts(), 2u);
+  ::sigaction(SIGPIPE, &saved, nullptr);
 }
 
 } // namespace

@@ -190,7 +190,9 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         ++res.timed;
         res.heuristicS = *std::min_element(tms->begin(), tms->end());
         heuristicLib = hc->lib;
-        log("heuristic: " + std::to_string(res.heuristicS * 1e6) + " us  " + opt::toString(applied));
+        log("heuristic: " + std::to_string(res.heuristicS * 1e6) + " us, compile " +
+            std::to_string(res.compileS * 1e3).substr(0, 6) + " ms, timing " + std::to_string(res.timeS * 1e3).substr(0, 6) +
+            " ms  " + opt::toString(applied));
       }
       Scheduler s2 = start;
       bool ok = !applied.empty();
