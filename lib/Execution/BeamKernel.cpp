@@ -314,6 +314,28 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
   return tms;
 }
 
+} // namespace
+
+llvm::Expected<std::vector<double>> exec::timeInChild(IsolatedWorker &worker, const std::string &request,
+                                                      double earlyStop, unsigned count, double runTimeoutS) {
+  double limit = runTimeoutS;
+  if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit)
+    limit = earlyStop * count + kTimingLoadS;
+  llvm::Expected<std::string> out = worker.call(request, limit);
+  if (!out) {
+    std::string why = llvm::toString(out.takeError());
+    if (limit < runTimeoutS && llvm::StringRef(why).contains("timed out"))
+      return std::vector<double>(count, std::numeric_limits<double>::infinity());
+    return err(why);
+  }
+  std::vector<double> tms;
+  std::istringstream is(*out);
+  for (double t; is >> t;)
+    tms.push_back(t);
+  return tms;
+}
+
+namespace {
 /// Compiles candidates for the search's target and times them on its
 /// device (CPU objects in the timing child unless isolation is off).
 class KernelRunner : public beam::CandidateRunner {
@@ -394,10 +416,6 @@ public:
     return out;
   }
 
-  /// Seconds a timing call may take beyond its runs (the request, the
-  /// object's load).
-  static constexpr double kLoadS = 0.1;
-
   llvm::Expected<std::vector<double>> time(const beam::CompiledCandidate &c, double earlyStop,
                                            unsigned count) override {
     if (o.timer) {
@@ -415,25 +433,7 @@ public:
     const TimedKernel &k = kernels[c.handle];
     if (!o.isolate || k.format != BinaryFormat::ELF)
       return timeKernel(timing, k, earlyStop, count);
-    // tinygrad's BEAM_DEV_TIMEOUT: a candidate whose runs go on past
-    // `count` times the early stop (plus the object's load) cannot be the
-    // best; its child is killed there and its time is inf, as tinygrad's
-    // timed-out runs are (not a failure: it is ranked last).
-    double limit = o.runTimeoutS;
-    if (std::isfinite(earlyStop) && earlyStop * count + kLoadS < limit)
-      limit = earlyStop * count + kLoadS;
-    llvm::Expected<std::string> out = worker.call(encodeRequest(k, earlyStop, count), limit);
-    if (!out) {
-      std::string why = llvm::toString(out.takeError());
-      if (limit < o.runTimeoutS && llvm::StringRef(why).contains("timed out"))
-        return std::vector<double>(count, std::numeric_limits<double>::infinity());
-      return err(why);
-    }
-    std::vector<double> tms;
-    std::istringstream is(*out);
-    for (double t; is >> t;)
-      tms.push_back(t);
-    return tms;
+    return exec::timeInChild(worker, encodeRequest(k, earlyStop, count), earlyStop, count, o.runTimeoutS);
   }
 
 private:

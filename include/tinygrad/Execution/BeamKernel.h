@@ -24,11 +24,13 @@
 #define TINYGRAD_EXECUTION_BEAMKERNEL_H
 
 #include "tinygrad/Codegen/BeamSearch.h"
+#include "tinygrad/Execution/Isolated.h"
 #include "tinygrad/Target/TargetDescription.h"
 #include "mlir/IR/Value.h"
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::tinygrad::exec {
 
@@ -80,6 +82,19 @@ struct BeamOutcome {
 /// device. An error when the kernel cannot be prepared (it would not
 /// compile at all).
 llvm::Expected<BeamOutcome> beamSearchKernel(Value root, const BeamOptions &opts);
+
+/// One CPU candidate's timing in `worker`'s child: `request` makes the
+/// child run the kernel up to `count` times, stopping once its fastest run
+/// is slower than `earlyStop` seconds, and reply its run times ("t0 t1
+/// ..."). As tinygrad's BEAM_DEV_TIMEOUT, a candidate whose runs go on past
+/// `count` x `earlyStop` (+ kTimingLoadS for the request and the object's
+/// load) cannot be the best: the child is killed there and the candidate
+/// is `count` runs of inf (ranked last, not a failure). Without an early
+/// stop, or where that bound is past `runTimeoutS`, the bound is
+/// runTimeoutS and a run past it is an error ("timed out"), as is a fault.
+inline constexpr double kTimingLoadS = 0.1;
+llvm::Expected<std::vector<double>> timeInChild(IsolatedWorker &worker, const std::string &request,
+                                                double earlyStop, unsigned count, double runTimeoutS);
 
 /// The cache folder `opts` means (with beam/ at its end).
 std::string beamCacheDir(const BeamOptions &opts);
