@@ -90,6 +90,7 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"rounds", (int64_t)sr.rounds},
                      {"compiled", (int64_t)sr.compiled},
                      {"timed", (int64_t)sr.timed},
+                     {"cut_off", (int64_t)sr.cutOff},
                      {"best_s", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS) : json::Value(nullptr)},
                      {"search_s", sr.searchS},
                      {"compile_s", sr.compileS},
@@ -97,6 +98,7 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"time_s", sr.timeS},
                      {"key", found->cacheKey},
                      {"device", found->device},
+                     {"timing_child_starts", (int64_t)found->timingChildStarts},
                      {"failures", std::move(failures)}};
     std::string text;
     llvm::raw_string_ostream(text) << json::Value(std::move(res));

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -152,10 +153,65 @@ struct TimedKernel {
   std::array<int64_t, 3> global{1, 1, 1}; ///< workgroups at the search's variable values
 };
 
+/// What a timing process keeps across candidates, as tinygrad's search
+/// keeps its rawbufs: the device and one zero-filled buffer per slot
+/// (regrown when a kernel needs more), each variable at the middle of its
+/// range. The timing child's copy is kept across searches too (the
+/// buffers stay mapped: a search whose sizes an earlier one had does not
+/// fault its pages in again); each request names its search's device,
+/// slot sizes and variable values.
+struct TimingState {
+  std::string deviceName = "CPU";
+  std::map<int64_t, size_t> itemBytes;
+  std::map<std::string, int64_t> varValues;
+  tgrt_device *dev = nullptr;
+  std::map<int64_t, std::pair<tgrt_buffer *, size_t>> bufs;
+  uint64_t search = 0; ///< the search the buffers were last zeroed for
+  TimingState() = default;
+  TimingState(const TimingState &) = delete;
+  TimingState &operator=(const TimingState &) = delete;
+  ~TimingState() { release(); }
+  void release() {
+    for (auto &kv : bufs)
+      tgrt_buffer_free(kv.second.first);
+    bufs.clear();
+    if (dev)
+      tgrt_device_close(dev);
+    dev = nullptr;
+  }
+};
+
+/// Zeroes `bytes` of `buf`: through its host pointer where the memory has
+/// one (the CPU), else by a copy.
+tgrt_status zeroFill(tgrt_buffer *buf, size_t bytes) {
+  void *host = nullptr;
+  if (tgrt_buffer_host_pointer(buf, &host) == TGRT_OK && host) {
+    std::memset(host, 0, bytes);
+    return TGRT_OK;
+  }
+  std::vector<char> zeros(bytes, 0);
+  return tgrt_buffer_copy_in(buf, 0, zeros.data(), bytes);
+}
+
+/// A zero-filled buffer of `bytes` on the timing device.
+tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, tgrt_buffer **out) {
+  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, out); s != TGRT_OK)
+    return s;
+  return zeroFill(*out, bytes);
+}
+
 /// The request to the timing child: 8 bytes of header length, the header
-/// (JSON: the kernel's launch data, the early stop, the run count), the
-/// object's bytes.
-std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count) {
+/// (JSON: the kernel's launch data, the early stop, the run count, the
+/// search's id, device, slot sizes and variable values), the object's
+/// bytes.
+std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count, const TimingState &st,
+                          uint64_t search) {
+  llvm::json::Array itemBytes;
+  for (auto [slot, bytes] : st.itemBytes)
+    itemBytes.push_back(llvm::json::Array{slot, (int64_t)bytes});
+  llvm::json::Object varValues;
+  for (auto &[name, value] : st.varValues)
+    varValues[name] = value;
   llvm::json::Array globals, elems, vars;
   for (int64_t g : k.globals)
     globals.push_back(g);
@@ -169,13 +225,23 @@ std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count
       {"core_id_arg", k.coreIdArg}, {"threads", k.threads},
       // JSON has no infinity: null is "no early stop"
       {"early_stop", std::isfinite(earlyStop) ? llvm::json::Value(earlyStop) : llvm::json::Value(nullptr)},
-      {"count", (int64_t)count}});
+      {"count", (int64_t)count}, {"search", (int64_t)search}, {"device", st.deviceName},
+      {"item_bytes", std::move(itemBytes)}, {"var_values", std::move(varValues)}});
   uint64_t n = header.size();
   std::string req(reinterpret_cast<const char *>(&n), sizeof n);
   return req + header + k.object;
 }
 
-bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, unsigned &count) {
+/// The most buffer bytes the timing child keeps from one search to the
+/// next (beyond it, a new search allocates afresh): 3 buffers of 16M
+/// floats and then some.
+constexpr size_t kKeptBufferBytes = size_t(512) << 20;
+
+/// Decodes `req` into `k`, the run bounds and the search's part of `st`
+/// (a request for another device starts from no device and no buffers; a
+/// request of another search zeroes the kept buffers: the last one's
+/// outputs are no inputs of this one).
+bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, unsigned &count, TimingState &st) {
   uint64_t n = 0;
   if (req.size() < sizeof n)
     return false;
@@ -203,40 +269,39 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
   earlyStop = o->getNumber("early_stop").value_or(std::numeric_limits<double>::infinity());
   count = (unsigned)o->getInteger("count").value_or(1);
   k.object = req.substr(sizeof n + n);
+  std::string device = o->getString("device").value_or("CPU").str();
+  if (device != st.deviceName) {
+    st.release();
+    st.deviceName = device;
+  }
+  st.itemBytes.clear();
+  if (const llvm::json::Array *a = o->getArray("item_bytes"))
+    for (const llvm::json::Value &e : *a)
+      if (const llvm::json::Array *pair = e.getAsArray(); pair && pair->size() == 2)
+        st.itemBytes[(*pair)[0].getAsInteger().value_or(0)] = (size_t)(*pair)[1].getAsInteger().value_or(8);
+  st.varValues.clear();
+  if (const llvm::json::Object *vv = o->getObject("var_values"))
+    for (auto &kv : *vv)
+      st.varValues[kv.first.str()] = kv.second.getAsInteger().value_or(0);
+  uint64_t search = (uint64_t)o->getInteger("search").value_or(0);
+  if (search != st.search) {
+    st.search = search;
+    size_t kept = 0;
+    for (auto &kv : st.bufs)
+      kept += kv.second.second;
+    if (kept > kKeptBufferBytes) { // a bound on what the child holds between searches
+      for (auto &kv : st.bufs)
+        tgrt_buffer_free(kv.second.first);
+      st.bufs.clear();
+    }
+    for (auto &kv : st.bufs)
+      if (zeroFill(kv.second.first, kv.second.second) != TGRT_OK)
+        return false;
+  }
   return true;
 }
 
-/// What a timing process keeps across candidates, as tinygrad's search
-/// keeps its rawbufs: the device and one zero-filled buffer per slot
-/// (regrown when a kernel needs more), each variable at the middle of its
-/// range.
-struct TimingState {
-  std::string deviceName = "CPU";
-  std::map<int64_t, size_t> itemBytes;
-  std::map<std::string, int64_t> varValues;
-  tgrt_device *dev = nullptr;
-  std::map<int64_t, std::pair<tgrt_buffer *, size_t>> bufs;
-  ~TimingState() {
-    for (auto &kv : bufs)
-      tgrt_buffer_free(kv.second.first);
-    if (dev)
-      tgrt_device_close(dev);
-  }
-};
 
-/// A zero-filled buffer of `bytes` on the timing device: through its host
-/// pointer where the memory has one (the CPU), else by a copy.
-tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, tgrt_buffer **out) {
-  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, out); s != TGRT_OK)
-    return s;
-  void *host = nullptr;
-  if (tgrt_buffer_host_pointer(*out, &host) == TGRT_OK && host) {
-    std::memset(host, 0, bytes);
-    return TGRT_OK;
-  }
-  std::vector<char> zeros(bytes, 0);
-  return tgrt_buffer_copy_in(*out, 0, zeros.data(), bytes);
-}
 
 /// _time_program's early stop: the fastest run so far is slower than
 /// `earlyStop`. Ours: not on a first run under a millisecond, whose cold
@@ -342,22 +407,7 @@ class KernelRunner : public beam::CandidateRunner {
 public:
   KernelRunner(Value root, const exec::BeamOptions &o, TargetDescription target, std::string device,
                std::map<int64_t, size_t> itemBytes, std::map<std::string, int64_t> varValues)
-      : root(root), o(o), target(std::move(target)), compiler(root.getContext()),
-        worker([this](const std::string &req) -> llvm::Expected<std::string> {
-          // in the timing child: its own copy of `timing`
-          TimedKernel k;
-          double earlyStop = 0;
-          unsigned count = 0;
-          if (!decodeRequest(req, k, earlyStop, count))
-            return err("a malformed timing request");
-          auto tms = timeKernel(timing, k, earlyStop, count);
-          if (!tms)
-            return tms.takeError();
-          std::string s;
-          for (double t : *tms)
-            s += llvm::formatv("{0:e17} ", t).str();
-          return s;
-        }) {
+      : root(root), o(o), target(std::move(target)), compiler(root.getContext()), search(++searches) {
     timing.deviceName = std::move(device);
     timing.itemBytes = std::move(itemBytes);
     timing.varValues = std::move(varValues);
@@ -433,7 +483,10 @@ public:
     const TimedKernel &k = kernels[c.handle];
     if (!o.isolate || k.format != BinaryFormat::ELF)
       return timeKernel(timing, k, earlyStop, count);
-    return exec::timeInChild(worker, encodeRequest(k, earlyStop, count), earlyStop, count, o.runTimeoutS);
+    TimingChild &child = timingChild();
+    std::lock_guard<std::mutex> lock(child.mutex);
+    return exec::timeInChild(child.worker, encodeRequest(k, earlyStop, count, timing, search), earlyStop, count,
+                             o.runTimeoutS);
   }
 
 private:
@@ -511,10 +564,40 @@ private:
   TargetDescription target;
   KernelCompiler compiler;
   std::vector<std::unique_ptr<HelperCompiler>> helpers;
-  /// The in-process timer's state (isolate off); the child's copy is the
-  /// one the worker uses.
+  /// The in-process timer's state (isolate off), and what each request to
+  /// the timing child names of the search (device, sizes, variables).
   TimingState timing;
-  exec::IsolatedWorker worker;
+  /// This search among the process's (the child zeroes its buffers anew
+  /// for each).
+  uint64_t search;
+  static inline std::atomic<uint64_t> searches{0};
+
+  /// The timing child of every search in this process, kept across them
+  /// (with its device and buffers: TimingState), one request at a time. A
+  /// fault or a cut-off costs it (the next request forks a fresh one).
+  struct TimingChild {
+    std::mutex mutex;
+    exec::IsolatedWorker worker{[](const std::string &req) -> llvm::Expected<std::string> {
+      static TimingState state; // in the child (the parent's copy never runs)
+      TimedKernel k;
+      double earlyStop = 0;
+      unsigned count = 0;
+      if (!decodeRequest(req, k, earlyStop, count, state))
+        return err("a malformed timing request");
+      auto tms = timeKernel(state, k, earlyStop, count);
+      if (!tms)
+        return tms.takeError();
+      std::string s;
+      for (double t : *tms)
+        s += llvm::formatv("{0:e17} ", t).str();
+      return s;
+    }};
+  };
+public:
+  static TimingChild &timingChild() {
+    static TimingChild child;
+    return child;
+  }
   std::vector<TimedKernel> kernels;
   std::vector<std::vector<Opt>> optsOf;
 };
@@ -615,6 +698,11 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
     ro2.isolate = false;
   KernelRunner runner(root, ro2, target, out.device, itemBytes, varValues);
   out.search = beam::beamSearch(start, runner, so);
+  {
+    auto &child = KernelRunner::timingChild();
+    std::lock_guard<std::mutex> lock(child.mutex);
+    out.timingChildStarts = child.worker.starts();
+  }
   out.searched = true;
   out.opts = out.search.opts;
   out.heuristic = out.search.heuristic;

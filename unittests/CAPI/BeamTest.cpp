@@ -302,6 +302,24 @@ TEST(Beam, TimedOnTheRuntime) {
   EXPECT_GT(jsonNumber(res, "best_s"), 0) << res;
 }
 
+TEST(Beam, OneTimingChildServesEverySearch) {
+  // Timed on the runtime twice: the second search sends its candidates to
+  // the child the first one started (its device and buffers kept), so the
+  // only children forked for it are those its own failed or cut-off runs
+  // cost (none on a quiet machine; counted, so load cannot fail the test).
+  Search s;
+  std::string a = s.run(1, true, nullptr, nullptr), b = s.run(2, true, nullptr, nullptr);
+  EXPECT_GT(jsonNumber(a, "timed"), 0) << a;
+  EXPECT_GT(jsonNumber(b, "timed"), 0) << b;
+  EXPECT_GE(jsonNumber(a, "timing_child_starts"), 1) << a;
+  size_t runFailures = 0;
+  for (size_t at = b.find("\"stage\":\"run\""); at != std::string::npos; at = b.find("\"stage\":\"run\"", at + 1))
+    ++runFailures;
+  EXPECT_EQ(jsonNumber(b, "timing_child_starts") - jsonNumber(a, "timing_child_starts"),
+            jsonNumber(b, "cut_off") + (double)runFailures)
+      << b;
+}
+
 TEST(Beam, BadOptions) {
   Search s;
   tgc_beam_options o = TGC_BEAM_OPTIONS_DEFAULT;

@@ -116,6 +116,9 @@ struct SearchResult {
   bool heuristic = false;
   double heuristicS = 0;      ///< its time (inf if it was not timed)
   unsigned rounds = 0, compiled = 0, timed = 0;
+  /// Of `timed`: candidates whose runs were cut off (time inf: the runner
+  /// stopped them past count x the early stop).
+  unsigned cutOff = 0;
   std::vector<CandidateFailure> failures;
   double searchS = 0;
   unsigned compileThreads = 1; ///< compiles at once (SearchOptions::compileThreads)

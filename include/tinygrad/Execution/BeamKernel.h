@@ -76,6 +76,10 @@ struct BeamOutcome {
   beam::SearchResult search;  ///< the search (when searched)
   std::string cacheKey;       ///< hex SHA-256 of the key text
   std::string device;         ///< the device the candidates were timed on
+  /// Timing children this process has started so far, after the search:
+  /// one serves every search (with its buffers), and a fault or a cut-off
+  /// costs one more.
+  unsigned timingChildStarts = 0;
 };
 
 /// BEAM search for the kernel SINK `root` on the options' target and

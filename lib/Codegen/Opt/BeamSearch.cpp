@@ -189,6 +189,7 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       } else if (!tms->empty()) {
         ++res.timed;
         res.heuristicS = *std::min_element(tms->begin(), tms->end());
+        res.cutOff += std::isinf(res.heuristicS);
         heuristicLib = hc->lib;
         log("heuristic: " + std::to_string(res.heuristicS * 1e6) + " us, compile " +
             std::to_string(res.compileS * 1e3).substr(0, 6) + " ms, timing " + std::to_string(res.timeS * 1e3).substr(0, 6) +
@@ -274,6 +275,7 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       }
       ++res.timed;
       double best = *std::min_element(tms->begin(), tms->end());
+      res.cutOff += std::isinf(best);
       timed.emplace_back(&c, best);
       if (opts.seedHeuristic)
         known = std::min(known, best);
