@@ -110,6 +110,23 @@ BEAM_PROGRAM = textwrap.dedent("""
     print("RESULT " + json.dumps({"ok": bool(np.allclose(c, np.maximum(a @ b, 0), atol=1e-4))}))
 """)
 
+# Our search said the kernel without BEAM won ("heuristic"): the hook must hand tinygrad the AST as it came
+# (no opts_to_apply), so that our heuristic compiles it, not the opts the search reports beside it. The
+# search is replaced by one that answers so, naming opts (UPCAST 0 by 4) our heuristic would not take here.
+HEURISTIC_WINS_PROGRAM = textwrap.dedent("""
+    from tinygrad_mlir import backend
+    def search(ast, amt, **kw):
+        return {"opts": [{"op": "UPCAST", "axis": 0, "arg": 4}], "heuristic": True, "cached": False,
+                "searched": True, "compiled": 1, "failures": [], "device": "CPU"}
+    backend.beam_search = search
+    compiled = []
+    orig = backend.compile_kernel
+    def compile_kernel(ast, *a, **k):
+        compiled.append(getattr(ast.arg, "opts_to_apply", None) if getattr(ast.arg, "beam", 0) else "no beam")
+        return orig(ast, *a, **k)
+    backend.compile_kernel = compile_kernel
+""") + BEAM_PROGRAM.replace('print("RESULT " + json.dumps({"ok"', 'print("RESULT " + json.dumps({"compiled": [str(c) for c in compiled], "ok"')
+
 
 @unittest.skipIf(SKIP, SKIP)
 class TestBeamThroughTheHook(unittest.TestCase):
@@ -152,6 +169,18 @@ class TestBeamThroughTheHook(unittest.TestCase):
         lines = self.run_beam({"TINYGRAD_MLIR_BEAM": "tinygrad"})
         self.assertEqual(len(lines), 1, lines)
         self.assertIn("tinygrad's beam_search", lines[0])
+
+    def test_when_the_heuristic_wins_the_ast_goes_back_unchanged(self):
+        env = {"TINYGRAD_MLIR_LOG": self.log, "TINYGRAD_MLIR_TRANSPORT": "capi", "CACHELEVEL": "0"}
+        p = run_py(HEURISTIC_WINS_PROGRAM, "CPU:MLIR", env, pythonpath=[SITE, PYDIR, TG])
+        res = result_of(p)
+        self.assertTrue(res["ok"], p.stderr[-3000:])
+        # the searched kernel compiled once, without opts_to_apply (None), not with the search's UPCAST
+        self.assertEqual(res["compiled"], ["None"], res)
+        with open(self.log, encoding="utf-8") as f:
+            lines = [ln for ln in f.read().splitlines() if "BEAM=2" in ln]
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("the heuristic's kernel", lines[0])
 
 
 if __name__ == "__main__":
