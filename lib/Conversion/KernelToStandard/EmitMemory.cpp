@@ -497,9 +497,20 @@ SmallVector<Value> Emitter::loadGroupUnbranched(OpBuilder &ob, const Address &a,
     if (e - c == 1) {
       select(loadElement(ob, a, at(lo)), order[c]);
     } else {
+      // One select of the cluster's lanes as a vector: LLVM keeps it a
+      // vector select, where a select per extracted lane stays scalar.
       Value row = vector::LoadOp::create(ob, loc, VectorType::get({span}, mt), a.buf, ValueRange{at(lo)});
+      SmallVector<int64_t> picks;
+      SmallVector<Value> passes;
+      for (size_t k = c; k < e; ++k) {
+        picks.push_back(a.offsets[group[order[k]]] - lo);
+        passes.push_back(pass[order[k]]);
+      }
+      Value lanes = pickLanes(ob, row, picks);
+      Value passV = vector::FromElementsOp::create(ob, loc, cast<VectorType>(lanes.getType()), passes);
+      Value sel = arith::SelectOp::create(ob, loc, g, lanes, passV);
       for (size_t k = c; k < e; ++k)
-        select(pickLanes(ob, row, {a.offsets[group[order[k]]] - lo}), order[k]);
+        out[order[k]] = pickLanes(ob, sel, {(int64_t)(k - c)});
     }
     c = e;
   }
@@ -603,7 +614,9 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
         for (unsigned m = l; m < a.lanes; ++m)
           if (m < a.laneGateVals.size() && a.laneGateVals[m] == g && a.laneGates[m] == -1)
             group.push_back(m);
-        if (unbranched && a.laneGateLikely[l]) {
+        // Lanes without strides (each its own scalar load either way) keep
+        // the one branch: it costs less than a select per lane.
+        if (unbranched && a.laneGateLikely[l] && (a.linear || group.size() == 1)) {
           SmallVector<Value> passes;
           for (unsigned m : group)
             passes.push_back(passLane(ob, m));
