@@ -14,8 +14,9 @@ namespace mlir::tinygrad::kernel_emitter {
 
 namespace {
 /// A gate likely true, read without a branch (loadGroupUnbranched): an AND
-/// of comparisons of index arithmetic (ADD, MUL of ranges and constants) with `<` and its negation, as a padded window's bounds
-/// (`x+k >= 1 & x+k < 57`), true in all but its border lanes. Any other
+/// of comparisons of index arithmetic (ADD, MUL of ranges and constants)
+/// by `<` and its negation, as a padded window's bounds (`x+k >= 1 &
+/// x+k < 57`), true in all but its border lanes. Any other
 /// gate keeps its branch (likely false: a strided transposed convolution's
 /// divisibility test, FLOORMOD == 0, gates most lanes off, and the branch
 /// skips their loads).
