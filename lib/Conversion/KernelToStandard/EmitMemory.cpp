@@ -475,11 +475,6 @@ SmallVector<Value> Emitter::loadGroupUnbranched(OpBuilder &ob, const Address &a,
   auto index = [&](int64_t c) -> Value { return arith::ConstantIndexOp::create(ob, loc, c); };
   SmallVector<Value> out(group.size());
   auto select = [&](Value x, unsigned i) { out[i] = arith::SelectOp::create(ob, loc, g, x, pass[i]); };
-  if (!a.linear) {
-    for (auto [i, m] : llvm::enumerate(group))
-      select(loadElement(ob, a, arith::SelectOp::create(ob, loc, g, laneAddress(ob, a, m), index(0))), i);
-    return out;
-  }
   SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, group.size()));
   llvm::sort(order, [&](unsigned x, unsigned y) {
     return std::make_pair(a.offsets[group[x]], x) < std::make_pair(a.offsets[group[y]], y);
@@ -595,8 +590,12 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
                 : arith::ConstantOp::create(pb, loc, pb.getZeroAttr(mt)).getResult();
   };
   SmallVector<Value> byLane(a.lanes);
-  // Likely-true gates read their lanes without a branch (likelyTrueGate).
-  bool unbranched = a.size > 0 && !a.isVolatile;
+  // Likely-true gates read their lanes without a branch (likelyTrueGate)
+  // where the lanes have strides (linear): lanes without (each its own
+  // scalar load either way) keep their branch, which cost less than a
+  // select per lane (ResNet-18's 64 -> 128 stride 2 onto 28x28, and a
+  // mnist_train gradient whose index keeps tinygrad's `//` and `%`).
+  bool unbranched = a.size > 0 && !a.isVolatile && a.linear;
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
@@ -615,9 +614,7 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
         for (unsigned m = l; m < a.lanes; ++m)
           if (m < a.laneGateVals.size() && a.laneGateVals[m] == g && a.laneGates[m] == -1)
             group.push_back(m);
-        // Lanes without strides (each its own scalar load either way) keep
-        // the one branch: it costs less than a select per lane.
-        if (unbranched && a.laneGateLikely[l] && (a.linear || group.size() == 1)) {
+        if (unbranched && a.laneGateLikely[l]) {
           SmallVector<Value> passes;
           for (unsigned m : group)
             passes.push_back(passLane(ob, m));

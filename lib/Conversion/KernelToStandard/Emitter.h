@@ -390,7 +390,7 @@ private:
   void storeElement(OpBuilder &ob, const Address &a, Value x, Value at);
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
-  /// Lanes `group` of a gather of `a` (a static, non-volatile buffer) under
+  /// Lanes `group` of a linear gather of `a` (a static, non-volatile buffer) under
   /// the run-time gate `g`, read without a branch: every load in bounds
   /// whatever `g` is, each lane selected against its `pass` value.
   SmallVector<Value> loadGroupUnbranched(OpBuilder &ob, const Address &a, Value g, ArrayRef<unsigned> group,
