@@ -12,6 +12,38 @@
 
 namespace mlir::tinygrad::kernel_emitter {
 
+namespace {
+/// A gate likely true, read without a branch (loadGroupUnbranched): an AND
+/// of comparisons of index arithmetic (ADD, MUL of ranges and constants)
+/// by `<` and its negation, as a padded window's bounds (`x+k >= 1 &
+/// x+k < 57`), true in all but its border lanes. Any other
+/// gate keeps its branch (likely false: a strided transposed convolution's
+/// divisibility test, FLOORMOD == 0, gates most lanes off, and the branch
+/// skips their loads).
+bool likelyTrueGate(UOpRef gate) {
+  bool bounds = true;
+  opt::forEachNode(gate, [&](UOpRef x) {
+    switch (x->op) {
+    case K::AND:
+    case K::CMPLT:
+    case K::ADD:
+    case K::MUL:
+    case K::RANGE:
+    case K::SPECIAL:
+    case K::CONST:
+      break;
+    case K::CMPNE: // a negation: CMPNE(compare, true)
+      bounds = x->src[1]->isConst() && x->src[1]->dtype == DType::Bool;
+      break;
+    default:
+      bounds = false;
+    }
+    return bounds;
+  });
+  return bounds;
+}
+} // namespace
+
 bool Emitter::Address::contiguous() const {
   if (!linear || !wholeVectors(lanes))
     return false;
@@ -149,6 +181,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   int64_t size = -1;
   if (failed(memoryOf(bufU, a, size)))
     return failure();
+  a.size = size;
   UOpRef i = index->src[1];
   UOpRef gateU = nullptr;
   if (index->src.size() > 2) {
@@ -175,6 +208,8 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   a.gate = {};
   a.laneGates.clear();
   a.laneGateVals.clear();
+  a.laneGateLikely.clear();
+  a.gateLikely = gateU && likelyTrueGate(gateU);
   if (gateU && !laneShape(gateU).empty()) {
     // What tinygrad's expander leaves symbolic to do: each lane's gate with
     // its lane values in place, simplified over the loop ranges (a padded
@@ -190,6 +225,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
       // tinygrad's per-lane `g ? x[i] : 0` that test the same condition.
       llvm::DenseMap<UOpRef, Value> done;
       a.laneGateVals.assign(a.lanes, Value());
+      a.laneGateLikely.assign(a.lanes, false);
       for (unsigned l = 0; l < a.lanes; ++l) {
         UOpRef e = exprs[l];
         if (a.laneGates[l] != -1 || !e || e->dtype != DType::Bool || !laneShape(e).empty())
@@ -204,6 +240,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
         if (!v && !(v = emit(e)))
           return failure();
         a.laneGateVals[l] = v;
+        a.laneGateLikely[l] = likelyTrueGate(e);
       }
     }
   }
@@ -423,6 +460,59 @@ Value Emitter::laneAddress(OpBuilder &ob, const Address &a, unsigned l) {
   return arith::AddIOp::create(ob, loc, a.base, off);
 }
 
+// Lanes are read in clusters of nearby addresses: each cluster's base is
+// selected, where the gate fails, so that its lowest lane reads element 0
+// (the cluster spans no more than the buffer: every load is in bounds for
+// either value of the gate), and a cluster of more than one lane is one
+// vector load of its span, its lanes picked by a shuffle (a stride-2
+// convolution's row of input pixels: two loads, not 16 scalar ones). The
+// loaded lanes are selected against the pass values.
+SmallVector<Value> Emitter::loadGroupUnbranched(OpBuilder &ob, const Address &a, Value g,
+                                                ArrayRef<unsigned> group, ArrayRef<Value> pass) {
+  // A cluster: lanes at most kMaxGap elements apart, kMaxSpan at most in all.
+  constexpr int64_t kMaxGap = 4, kMaxSpan = 64;
+  Type mt = memoryType(ob.getContext(), a.dt);
+  auto index = [&](int64_t c) -> Value { return arith::ConstantIndexOp::create(ob, loc, c); };
+  SmallVector<Value> out(group.size());
+  auto select = [&](Value x, unsigned i) { out[i] = arith::SelectOp::create(ob, loc, g, x, pass[i]); };
+  SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, group.size()));
+  llvm::sort(order, [&](unsigned x, unsigned y) {
+    return std::make_pair(a.offsets[group[x]], x) < std::make_pair(a.offsets[group[y]], y);
+  });
+  for (size_t c = 0; c < order.size();) {
+    int64_t lo = a.offsets[group[order[c]]];
+    size_t e = c + 1;
+    while (e < order.size() && a.offsets[group[order[e]]] - a.offsets[group[order[e - 1]]] <= kMaxGap &&
+           a.offsets[group[order[e]]] - lo < std::min(kMaxSpan, a.size))
+      ++e;
+    int64_t span = a.offsets[group[order[e - 1]]] - lo + 1;
+    Value base = arith::SelectOp::create(ob, loc, g, a.base, index(-lo));
+    auto at = [&](int64_t off) -> Value {
+      return off ? arith::AddIOp::create(ob, loc, base, index(off)).getResult() : base;
+    };
+    if (e - c == 1) {
+      select(loadElement(ob, a, at(lo)), order[c]);
+    } else {
+      // One select of the cluster's lanes as a vector: LLVM keeps it a
+      // vector select, where a select per extracted lane stays scalar.
+      Value row = vector::LoadOp::create(ob, loc, VectorType::get({span}, mt), a.buf, ValueRange{at(lo)});
+      SmallVector<int64_t> picks;
+      SmallVector<Value> passes;
+      for (size_t k = c; k < e; ++k) {
+        picks.push_back(a.offsets[group[order[k]]] - lo);
+        passes.push_back(pass[order[k]]);
+      }
+      Value lanes = pickLanes(ob, row, picks);
+      Value passV = vector::FromElementsOp::create(ob, loc, cast<VectorType>(lanes.getType()), passes);
+      Value sel = arith::SelectOp::create(ob, loc, g, lanes, passV);
+      for (size_t k = c; k < e; ++k)
+        out[order[k]] = pickLanes(ob, sel, {(int64_t)(k - c)});
+    }
+    c = e;
+  }
+  return out;
+}
+
 Value Emitter::fromMemory(OpBuilder &ob, Value v, DType dt) {
   if (dt == DType::Bool)
     return arith::TruncIOp::create(ob, loc, shapedLike(v, ob.getI1Type()), v);
@@ -500,6 +590,12 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
                 : arith::ConstantOp::create(pb, loc, pb.getZeroAttr(mt)).getResult();
   };
   SmallVector<Value> byLane(a.lanes);
+  // Likely-true gates read their lanes without a branch (likelyTrueGate)
+  // where the lanes have strides (linear): lanes without (each its own
+  // scalar load either way) keep their branch, which cost less than a
+  // select per lane (ResNet-18's 64 -> 128 stride 2 onto 28x28, and a
+  // mnist_train gradient whose index keeps tinygrad's `//` and `%`).
+  bool unbranched = a.size > 0 && !a.isVolatile && a.linear;
   for (unsigned l = 0; l < a.lanes; ++l) {
     int8_t known = mask && l < a.laneGates.size() ? a.laneGates[l] : -1;
     if (!mask || known == 1) {
@@ -511,12 +607,22 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
       continue;
     }
     if (Value g = l < a.laneGateVals.size() ? a.laneGateVals[l] : Value()) {
-      // Every lane under this scalar gate, behind one branch (at its first lane).
+      // Every lane under this scalar gate, behind one branch (at its first
+      // lane), or none where the gate is likely true.
       if (!byLane[l]) {
         SmallVector<unsigned> group;
         for (unsigned m = l; m < a.lanes; ++m)
           if (m < a.laneGateVals.size() && a.laneGateVals[m] == g && a.laneGates[m] == -1)
             group.push_back(m);
+        if (unbranched && a.laneGateLikely[l]) {
+          SmallVector<Value> passes;
+          for (unsigned m : group)
+            passes.push_back(passLane(ob, m));
+          for (auto [m, r] : llvm::zip(group, loadGroupUnbranched(ob, a, g, group, passes)))
+            byLane[m] = r;
+          elems.push_back(byLane[l]);
+          continue;
+        }
         SmallVector<Type> types(group.size(), mt);
         auto ifOp = scf::IfOp::create(ob, loc, types, g, /*addThenBlock=*/true, /*addElseBlock=*/true);
         OpBuilder tb = ifOp.getThenBodyBuilder(), fb = ifOp.getElseBodyBuilder();
@@ -534,6 +640,10 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
       continue;
     }
     Value g = vector::ExtractOp::create(ob, loc, mask, l);
+    if (unbranched && a.gateLikely) {
+      elems.push_back(loadGroupUnbranched(ob, a, g, {l}, {passLane(ob, l)})[0]);
+      continue;
+    }
     auto ifOp = scf::IfOp::create(ob, loc, TypeRange{mt}, g, /*addThenBlock=*/true,
                                   /*addElseBlock=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();

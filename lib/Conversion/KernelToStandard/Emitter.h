@@ -181,12 +181,18 @@ private:
     /// A volatile PARAM (another thread writes it while the kernel runs):
     /// every lane is its own volatile access (loadElement, storeElement).
     bool isVolatile = false;
+    /// The buffer's element count where it is static, else -1.
+    int64_t size = -1;
     /// Per lane of a lane-gated access: 1 always in, 0 never, -1 decided
     /// at run time (empty: not known per lane).
     SmallVector<int8_t> laneGates;
     /// Per lane gated at run time: its gate as a scalar i1 (lanes whose
     /// gates simplify to the same node share the value), else null.
     SmallVector<Value> laneGateVals;
+    /// Whether the run-time gate (per lane of laneGateVals, else `gate`) is
+    /// likely true, read without a branch (likelyTrueGate).
+    SmallVector<bool> laneGateLikely;
+    bool gateLikely = false;
     bool contiguous() const;
     bool splat() const;
   };
@@ -384,6 +390,11 @@ private:
   void storeElement(OpBuilder &ob, const Address &a, Value x, Value at);
   /// Lane `l`'s element index.
   Value laneAddress(OpBuilder &ob, const Address &a, unsigned l);
+  /// Lanes `group` of a linear gather of `a` (a static, non-volatile buffer) under
+  /// the run-time gate `g`, read without a branch: every load in bounds
+  /// whatever `g` is, each lane selected against its `pass` value.
+  SmallVector<Value> loadGroupUnbranched(OpBuilder &ob, const Address &a, Value g, ArrayRef<unsigned> group,
+                                         ArrayRef<Value> pass);
   /// Each lane's gate simplified with its lane values substituted.
   SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape,
                                       SmallVectorImpl<UOpRef> *exprs = nullptr);
