@@ -819,7 +819,8 @@ static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes) 
 /// stored out-features by in-features), which the matmul tile cannot take:
 /// no output axis is contiguous in either operand, so its column vectors
 /// would be gathers. Instead the reduce is split into one vector register's
-/// width of k lanes (independent accumulators, folded pairwise at the end)
+/// width of k lanes, or a narrower width that divides k (independent
+/// accumulators, folded pairwise at the end)
 /// and a block of m by n outputs is upcast, so each k step loads one vector
 /// of each of the block's A rows and B rows and does rows x cols FMAs: an
 /// operand row is reused across the other operand's block instead of
