@@ -819,7 +819,8 @@ static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes) 
 /// stored out-features by in-features), which the matmul tile cannot take:
 /// no output axis is contiguous in either operand, so its column vectors
 /// would be gathers. Instead the reduce is split into one vector register's
-/// width of k lanes (independent accumulators, folded pairwise at the end)
+/// width of k lanes, or a narrower width that divides k (independent
+/// accumulators, folded pairwise at the end)
 /// and a block of m by n outputs is upcast, so each k step loads one vector
 /// of each of the block's A rows and B rows and does rows x cols FMAs: an
 /// operand row is reused across the other operand's block instead of
@@ -839,10 +840,20 @@ static bool dotTile(Scheduler &k) {
   // The lanes are the last reduce range (a head-split k, `k%32 + k//32*D`,
   // is two ranges by now: the inner one is contiguous).
   UOpRef r = m->red->src.back();
-  int64_t lanes = k.target.vectorBytes / 4, n = Scheduler::size(r).value_or(0), points = 1;
+  int64_t n = Scheduler::size(r).value_or(0), points = 1;
   for (UOpRef x : m->red->src.drop_front())
     points *= Scheduler::size(x).value_or(1);
-  if (n < 2 * lanes || n % lanes != 0 || points < 4 * lanes)
+  // One vector register's width of k lanes, else the widest narrower one
+  // (8 or 4) that divides k: a conv's weight gradient reduces over a row of
+  // the map (20 or 24 pixels), which no wider register divides; its
+  // alternative, tinygrad's choices, unrolls the row into one accumulator's
+  // serial FMA chain (mnist's 5x5 weight gradient: 20 dependent FMAs per
+  // step, latency-bound).
+  int64_t lanes = 0;
+  for (int64_t l = k.target.vectorBytes / 4; l >= 4 && !lanes; l /= 2)
+    if (n >= 2 * l && n % l == 0)
+      lanes = l;
+  if (!lanes || points < 4 * lanes)
     return false;
   UOpRef sIdx = idxOf(m->store->src[0]);
   if (!sIdx)
@@ -899,25 +910,30 @@ static bool dotTile(Scheduler &k) {
   auto together = [&](UOpRef a, UOpRef b) {
     return llvm::any_of(readers, [&](const llvm::DenseSet<UOpRef> &u) { return u.contains(a) && u.contains(b); });
   };
+  // The columns: contiguous in the store where one is and a row axis is
+  // left for it (a conv's weight gradient stores its batch blocks
+  // contiguously, which both operands read: its channels are the block).
+  auto rowFor = [&](UOpRef nR) -> AxisKey {
+    for (unsigned a : k.upcastableDims()) {
+      UOpRef x = rs[a];
+      if (x != nR && Scheduler::axisType(x) == AxisType::Weak && Scheduler::size(x).value_or(0) % rowsWanted == 0 &&
+          readBy(x) && !together(x, nR))
+        return axisKey(x);
+    }
+    return AxisKey();
+  };
   AxisKey nId, mId;
-  for (unsigned a : k.upcastableDims()) { // the columns: contiguous in the store where one is
-    UOpRef x = rs[a];
-    if (Scheduler::axisType(x) == AxisType::Weak && Scheduler::size(x).value_or(0) % colsWanted == 0 && readBy(x) &&
-        (!nId || strideOf(k.ctx, sIdx, x) == 1))
-      nId = axisKey(x);
-  }
-  if (!nId)
-    return false;
-  UOpRef nR = rs[axisWithId(k, nId)];
   for (unsigned a : k.upcastableDims()) {
     UOpRef x = rs[a];
-    if (x != nR && Scheduler::axisType(x) == AxisType::Weak && Scheduler::size(x).value_or(0) % rowsWanted == 0 &&
-        readBy(x) && !together(x, nR)) {
-      mId = axisKey(x);
-      break;
+    if (Scheduler::axisType(x) != AxisType::Weak || Scheduler::size(x).value_or(0) % colsWanted != 0 || !readBy(x))
+      continue;
+    AxisKey row = rowFor(x);
+    if (row && (!nId || strideOf(k.ctx, sIdx, x) == 1)) {
+      nId = axisKey(x);
+      mId = row;
     }
   }
-  if (!mId)
+  if (!nId || !mId)
     return false;
   UOpRef savedAst = k.ast;
   auto savedApplied = k.applied;
