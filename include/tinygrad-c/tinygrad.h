@@ -374,9 +374,12 @@ typedef struct tgc_beam_options {
  * "opts" are what its heuristic applies), "heuristic_s" (its time, null
  * unless timed), "cached", "searched"
  * (false: the kernel is tagged or names its own opts_to_apply, which are
- * "opts"), "rounds", "compiled", "timed", "best_s" (null unless searched),
+ * "opts"), "rounds", "compiled", "timed", "cut_off" (candidates stopped
+ * past count x the early stop, ranked inf), "best_s" (null unless searched),
  * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),
- * "key", "device" (where candidates were timed), "failures": [{"opts",
+ * "key", "device" (where candidates were timed), "timing_child_starts"
+ * (CPU: timing processes this search forked; one is kept per process for
+ * every search, with its device and buffers), "failures": [{"opts",
  * "stage", "error"}]}. An unknown target is TGC_INVALID_ARGUMENT; a device
  * that does not open fails every candidate ("failures" says why). */
 TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json);
