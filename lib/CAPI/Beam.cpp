@@ -89,7 +89,6 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"searched", found->searched},
                      {"rounds", (int64_t)sr.rounds},
                      {"compiled", (int64_t)sr.compiled},
-                     {"objects_reused", (int64_t)sr.objectsReused},
                      {"timed", (int64_t)sr.timed},
                      {"cut_off", (int64_t)sr.cutOff},
                      {"best_s", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS) : json::Value(nullptr)},

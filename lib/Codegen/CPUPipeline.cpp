@@ -11,8 +11,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 
@@ -98,29 +96,12 @@ FailureOr<CompiledKernel> CPUCompiler::compile(Value root, const TargetDescripti
   out.phases.add("codegen", out.codegenMs);
 
   auto t1 = std::chrono::steady_clock::now();
-  std::string cacheKey;
-  if (opts.objectCache && !opts.keepDeviceIR && !opts.keepAsm) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, OpPrintingFlags().assumeVerified());
-    cacheKey = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)), /*LowerCase=*/true);
-    if (std::optional<std::string> object = opts.objectCache->find(cacheKey)) {
-      out.format = BinaryFormat::ELF;
-      out.binary = std::move(*object);
-      out.objectReused = true;
-      out.backendMs = msSince(t1);
-      out.phases.add("object_reused", out.backendMs);
-      return out;
-    }
-  }
   FailureOr<cpu::ObjectOutput> obj = cpu::emitObject(*module, opts.keepDeviceIR, opts.keepAsm);
   if (failed(obj))
     return failure();
   out.deviceIR = std::move(obj->llvmIR);
   out.assembly = std::move(obj->assembly);
   setObject(out, std::move(*obj), msSince(t1));
-  if (!cacheKey.empty())
-    opts.objectCache->insert(cacheKey, out.binary);
   return out;
 }
 

@@ -529,6 +529,19 @@ public:
       return timeKernel(timing, k, earlyStop, count);
     TimingChild &child = timingChild();
     std::lock_guard<std::mutex> lock(child.mutex);
+    if (!child.worker.alive() || child.search != search) {
+      // A fresh child (the first, or the next after a cut-off) allocates
+      // and touches its buffers, and a new search zeroes the kept ones:
+      // seconds for 16M-element buffers on a loaded host, not within a
+      // candidate's cut-off (else one cut-off cuts off every candidate
+      // after it). A request of no runs does that (and loads the object).
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      llvm::Expected<std::vector<double>> prepared =
+          exec::timeInChild(child.worker, encodeRequest(k, inf, 0, timing, search), inf, 0, o.runTimeoutS);
+      if (!prepared)
+        return prepared.takeError();
+      child.search = search;
+    }
     return exec::timeInChild(child.worker, encodeRequest(k, earlyStop, count, timing, search), earlyStop, count,
                              o.runTimeoutS);
   }
@@ -553,7 +566,6 @@ private:
     CompileOptions co;
     co.optsToApply = std::move(opts);
     co.varValues = timing.varValues; // a GPU kernel's launch dims at the values it is timed with
-    co.objectCache = reuseObjects ? &objects : nullptr;
     auto t0 = std::chrono::steady_clock::now();
     FailureOr<CompiledKernel> k = c.compile(r, target, co);
     if (failed(k))
@@ -561,7 +573,6 @@ private:
     Built b;
     b.c.compileS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     b.c.lib = sha256Hex(k->binary);
-    b.c.objectReused = k->objectReused;
     b.c.ops = k->uops.ops.value;
     b.c.uops = k->signature.linearLanes.size();
     const KernelSignature &sig = k->signature;
@@ -609,13 +620,6 @@ private:
   const exec::BeamOptions &o;
   TargetDescription target;
   KernelCompiler compiler;
-  /// The search's CPU objects by module, shared by the compile threads
-  /// (TINYGRAD_MLIR_BEAM_REUSE=0: every candidate through LLVM).
-  mutable CPUObjectCache objects; // thread-safe: build() is const and concurrent
-  bool reuseObjects = [] {
-    const char *e = std::getenv("TINYGRAD_MLIR_BEAM_REUSE");
-    return !(e && llvm::StringRef(e) == "0");
-  }();
   std::vector<std::unique_ptr<HelperCompiler>> helpers;
   /// The in-process timer's state (isolate off), and what each request to
   /// the timing child names of the search (device, sizes, variables).
@@ -630,6 +634,7 @@ private:
   /// fault or a cut-off costs it (the next request forks a fresh one).
   struct TimingChild {
     std::mutex mutex;
+    uint64_t search = 0; ///< the search whose buffers the running child has prepared
     exec::IsolatedWorker worker{[](const std::string &req) -> llvm::Expected<std::string> {
       static TimingState state; // in the child (the parent's copy never runs)
       TimedKernel k;

@@ -186,31 +186,6 @@ TEST(Beam, ConcurrentCompilesGiveTheSameSearch) {
   EXPECT_GT(jsonNumber(b, "compiled"), 4);
 }
 
-TEST(Beam, ReusedObjectsGiveTheSameSearch) {
-  // Candidates whose lowered module an earlier candidate had take its
-  // object instead of running LLVM again: the same candidates timed (the
-  // same runs each), the same counts and result as with every candidate
-  // through LLVM; only the compiles that found an object differ.
-  Search s;
-  Table reused, fresh;
-  reused.fail = fresh.fail = "UPCAST:0:4,";
-  std::string a, b;
-  {
-    Env r("TINYGRAD_MLIR_BEAM_REUSE", "0");
-    a = s.run(2, true, tableTimer, &fresh);
-  }
-  b = s.run(2, true, tableTimer, &reused);
-  EXPECT_EQ(jsonNumber(a, "objects_reused"), 0) << a;
-  // some of matmul_64's opts lists lower to a module another one had
-  EXPECT_GT(jsonNumber(b, "objects_reused"), 0) << b;
-  EXPECT_LT(jsonNumber(b, "objects_reused"), jsonNumber(b, "compiled")) << b;
-  EXPECT_EQ(resultOpts(a), resultOpts(b));
-  EXPECT_EQ(fresh.seen, reused.seen);
-  EXPECT_EQ(jsonNumber(a, "compiled"), jsonNumber(b, "compiled"));
-  EXPECT_EQ(jsonNumber(a, "timed"), jsonNumber(b, "timed"));
-  EXPECT_EQ(jsonNumber(a, "rounds"), jsonNumber(b, "rounds"));
-}
-
 /// The table's times, except the first opts list timed, the kernel as it
 /// compiles without BEAM (the heuristic's), takes `heuristicS`.
 struct HeuristicTable : Table {

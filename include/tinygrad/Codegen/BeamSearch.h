@@ -47,9 +47,6 @@ struct CompiledCandidate {
   /// UOps of its linear form (BEAM_UOPS_MAX bounds it).
   size_t uops = 0;
   double compileS = 0;
-  /// Its object was one an earlier candidate's compile emitted from the
-  /// same module (the back end skipped: CPUObjectCache).
-  bool objectReused = false;
   /// The runner's handle for time().
   unsigned handle = 0;
 };
@@ -119,9 +116,6 @@ struct SearchResult {
   bool heuristic = false;
   double heuristicS = 0;      ///< its time (inf if it was not timed)
   unsigned rounds = 0, compiled = 0, timed = 0;
-  /// Of `compiled`: candidates whose object an earlier one's compile had
-  /// emitted (CompiledCandidate::objectReused).
-  unsigned objectsReused = 0;
   /// Of `timed`: candidates whose runs were cut off (time inf: the runner
   /// stopped them past count x the early stop).
   unsigned cutOff = 0;

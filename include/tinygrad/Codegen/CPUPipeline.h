@@ -13,38 +13,13 @@
 #include "tinygrad/Target/TargetDescription.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 #include <functional>
 #include <string>
 
 namespace mlir::tinygrad {
-
-/// Objects by the SHA-256 of the printed llvm-dialect module they were
-/// emitted from (LLVM's input: the object is a function of it and the
-/// host). BEAM's candidates of one search share one: different opts often
-/// lower to the same module (a tenth to a fifth of a search's candidates
-/// on bench/models/search.py's kernels), and LLVM is about 60% of a
-/// candidate's compile. Thread-safe (concurrent candidate compiles).
-class CPUObjectCache {
-public:
-  std::optional<std::string> find(const std::string &key) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = objects.find(key);
-    return it == objects.end() ? std::nullopt : std::optional<std::string>(it->second);
-  }
-  void insert(const std::string &key, const std::string &object) {
-    std::lock_guard<std::mutex> lock(mutex);
-    objects.emplace(key, object);
-  }
-
-private:
-  std::mutex mutex;
-  std::map<std::string, std::string> objects;
-};
 
 /// Compiles kernels of one MLIRContext, keeping what they can share: the
 /// pass pipeline to the llvm dialect, whose pattern sets are built on its

@@ -36,8 +36,6 @@ namespace mlir::tinygrad {
 enum class BinaryFormat : unsigned { ELF = 1, SPIRV = 2, CUBIN = 3, PTX = 4, HSACO = 5 };
 const char *formatName(BinaryFormat f);
 
-class CPUObjectCache;
-
 struct CompileOptions {
   /// Whose heuristic picks the opts (default: TG_OPTS, else ours).
   opt::OptMode optMode = opt::optModeFromEnv();
@@ -68,11 +66,6 @@ struct CompileOptions {
   /// Evaluate the launch's workgroup counts for these variable values
   /// (CompiledKernel::globalSizeFor); the binary does not depend on them.
   std::map<std::string, int64_t> varValues;
-
-  /// The CPU's objects by the llvm-dialect module they were emitted from:
-  /// a module found there skips LLVM (BEAM's candidates, CPUPipeline.h).
-  /// Null: none. Not with keepDeviceIR/keepAsm (those texts are LLVM's).
-  CPUObjectCache *objectCache = nullptr;
 };
 
 struct CompiledKernel {
@@ -96,8 +89,6 @@ struct CompiledKernel {
   /// "lower", then the serialization's, PhaseTimes.h).
   double codegenMs = 0, backendMs = 0;
   PhaseTimes phases;
-  /// The binary came from CompileOptions::objectCache (LLVM did not run).
-  bool objectReused = false;
 };
 
 /// The KernelInfo of the kernel SINK `root`, or a located error when it is

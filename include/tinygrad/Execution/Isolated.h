@@ -43,6 +43,8 @@ public:
   llvm::Expected<std::string> call(const std::string &request, double timeoutS);
   /// Children started so far (a fault or a timeout costs one more).
   unsigned starts() const { return started; }
+  /// A child is running (else the next call starts one).
+  bool alive() const { return pid > 0; }
 
 private:
   Handler handler;

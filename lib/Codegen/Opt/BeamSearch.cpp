@@ -181,7 +181,6 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
       log("BEAM: no heuristic kernel: " + llvm::toString(hc.takeError()));
     } else {
       ++res.compiled;
-      res.objectsReused += hc->objectReused;
       auto tt = std::chrono::steady_clock::now();
       llvm::Expected<std::vector<double>> tms = runner.time(*hc, inf, opts.count);
       res.timeS += secondsSince(tt);
@@ -240,7 +239,6 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
         continue;
       }
       ++res.compiled;
-      res.objectsReused += cc->objectReused;
       // _try_compile's bounds: the time limit (checked once the compile is
       // back: it runs in this process) and BEAM_UOPS_MAX.
       if (cc->compileS > opts.compileTimeoutS) {
