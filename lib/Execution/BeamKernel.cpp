@@ -398,6 +398,7 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
           : tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog);
   if (loaded != TGRT_OK)
     return fail("loading the kernel");
+  exec::IsolatedWorker::notice(); // the runs' bound counts from here (timeInChild)
   tgrt_dispatch d{};
   d.api_version = TGRT_API_VERSION;
   d.core_id_arg_index = -1;
@@ -427,10 +428,12 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
 
 llvm::Expected<std::vector<double>> exec::timeInChild(IsolatedWorker &worker, const std::string &request,
                                                       double earlyStop, unsigned count, double runTimeoutS) {
-  double limit = runTimeoutS;
-  if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit)
+  double limit = runTimeoutS, afterLoad = std::numeric_limits<double>::infinity();
+  if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit) {
     limit = earlyStop * count + kTimingLoadS;
-  llvm::Expected<std::string> out = worker.call(request, limit);
+    afterLoad = earlyStop * count + kTimingRunSlackS;
+  }
+  llvm::Expected<std::string> out = worker.call(request, limit, afterLoad);
   if (!out) {
     std::string why = llvm::toString(out.takeError());
     if (limit < runTimeoutS && llvm::StringRef(why).contains("timed out"))
