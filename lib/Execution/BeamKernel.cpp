@@ -31,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -153,6 +154,23 @@ struct TimedKernel {
   std::array<int64_t, 3> global{1, 1, 1}; ///< workgroups at the search's variable values
 };
 
+/// A timing buffer: the runtime's, or one over a mapping of ours
+/// (zeroedBuffer), unmapped after the buffer is freed.
+struct SlotBuffer {
+  tgrt_buffer *buf = nullptr;
+  size_t bytes = 0;
+  void *map = nullptr;
+  size_t mapBytes = 0;
+};
+
+void freeSlot(SlotBuffer &b) {
+  if (b.buf)
+    tgrt_buffer_free(b.buf);
+  if (b.map)
+    ::munmap(b.map, b.mapBytes);
+  b = SlotBuffer();
+}
+
 /// What a timing process keeps across candidates, as tinygrad's search
 /// keeps its rawbufs: the device and one zero-filled buffer per slot
 /// (regrown when a kernel needs more), each variable at the middle of its
@@ -165,7 +183,7 @@ struct TimingState {
   std::map<int64_t, size_t> itemBytes;
   std::map<std::string, int64_t> varValues;
   tgrt_device *dev = nullptr;
-  std::map<int64_t, std::pair<tgrt_buffer *, size_t>> bufs;
+  std::map<int64_t, SlotBuffer> bufs;
   uint64_t search = 0; ///< the search the buffers were last zeroed for
   TimingState() = default;
   TimingState(const TimingState &) = delete;
@@ -173,7 +191,7 @@ struct TimingState {
   ~TimingState() { release(); }
   void release() {
     for (auto &kv : bufs)
-      tgrt_buffer_free(kv.second.first);
+      freeSlot(kv.second);
     bufs.clear();
     if (dev)
       tgrt_device_close(dev);
@@ -193,11 +211,40 @@ tgrt_status zeroFill(tgrt_buffer *buf, size_t bytes) {
   return tgrt_buffer_copy_in(buf, 0, zeros.data(), bytes);
 }
 
-/// A zero-filled buffer of `bytes` on the timing device.
-tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, tgrt_buffer **out) {
-  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, out); s != TGRT_OK)
+constexpr size_t kHugePage = size_t(2) << 20;
+
+/// A zero-filled buffer of `bytes` on the timing device, its pages touched
+/// before any kernel is timed on it. On a device of host memory (the CPU)
+/// one of a huge page or more is a mapping of ours with transparent huge
+/// pages (THP's "madvise" mode: only where asked): first touching 192 MB
+/// (add_16m's three buffers) took 0.8-0.95 s in 4 KiB pages on the bench
+/// host, a fault each, against 15-140 ms in 2 MiB pages, and a timing child
+/// pays it once per search that needs larger buffers and again after each
+/// cut-off (a fresh child). Elsewhere the runtime's (tgrt_buffer_alloc
+/// zero-fills).
+tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, SlotBuffer &out) {
+  out = SlotBuffer();
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHugePage) {
+    size_t mapBytes = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage; // room to align
+    void *m = ::mmap(nullptr, mapBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m != MAP_FAILED) {
+      auto *host = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(m) + kHugePage - 1) & ~(kHugePage - 1));
+      ::madvise(host, mapBytes - kHugePage, MADV_HUGEPAGE); // advice: 4 KiB pages where not taken
+      tgrt_buffer *b = nullptr;
+      if (tgrt_buffer_import_host(dev, host, bytes, &b) == TGRT_OK) {
+        std::memset(host, 0, bytes); // already zero: the touch
+        out = SlotBuffer{b, bytes, m, mapBytes};
+        return TGRT_OK;
+      }
+      ::munmap(m, mapBytes); // not host memory: the runtime's
+    }
+  }
+#endif
+  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, &out.buf); s != TGRT_OK)
     return s;
-  return zeroFill(*out, bytes);
+  out.bytes = bytes;
+  return TGRT_OK;
 }
 
 /// The request to the timing child: 8 bytes of header length, the header
@@ -288,14 +335,14 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
     st.search = search;
     size_t kept = 0;
     for (auto &kv : st.bufs)
-      kept += kv.second.second;
+      kept += kv.second.bytes;
     if (kept > kKeptBufferBytes) { // a bound on what the child holds between searches
       for (auto &kv : st.bufs)
-        tgrt_buffer_free(kv.second.first);
+        freeSlot(kv.second);
       st.bufs.clear();
     }
     for (auto &kv : st.bufs)
-      if (zeroFill(kv.second.first, kv.second.second) != TGRT_OK)
+      if (zeroFill(kv.second.buf, kv.second.bytes) != TGRT_OK)
         return false;
   }
   return true;
@@ -328,16 +375,13 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
     auto it = st.itemBytes.find(slot);
     int64_t elems = gi < k.bufferElems.size() ? std::max<int64_t>(1, k.bufferElems[gi]) : 1;
     size_t bytes = (size_t)elems * (it != st.itemBytes.end() ? it->second : 8);
-    auto &[buf, have] = st.bufs[slot];
-    if (!buf || have < bytes) {
-      if (buf)
-        tgrt_buffer_free(buf);
-      buf = nullptr;
-      if (zeroedBuffer(st.dev, bytes, &buf) != TGRT_OK)
+    SlotBuffer &sb = st.bufs[slot];
+    if (!sb.buf || sb.bytes < bytes) {
+      freeSlot(sb);
+      if (zeroedBuffer(st.dev, bytes, sb) != TGRT_OK)
         return fail("allocating a buffer");
-      have = bytes;
     }
-    args.push_back(tgrt_arg_buffer(buf));
+    args.push_back(tgrt_arg_buffer(sb.buf));
   }
   for (const std::string &name : k.vars) {
     if ((int64_t)args.size() == k.coreIdArg) {
@@ -354,6 +398,7 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
           : tgrt_program_load(st.dev, k.object.data(), k.object.size(), k.name.c_str(), &prog);
   if (loaded != TGRT_OK)
     return fail("loading the kernel");
+  exec::IsolatedWorker::notice(); // the runs' bound counts from here (timeInChild)
   tgrt_dispatch d{};
   d.api_version = TGRT_API_VERSION;
   d.core_id_arg_index = -1;
@@ -383,10 +428,12 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
 
 llvm::Expected<std::vector<double>> exec::timeInChild(IsolatedWorker &worker, const std::string &request,
                                                       double earlyStop, unsigned count, double runTimeoutS) {
-  double limit = runTimeoutS;
-  if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit)
+  double limit = runTimeoutS, afterLoad = std::numeric_limits<double>::infinity();
+  if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit) {
     limit = earlyStop * count + kTimingLoadS;
-  llvm::Expected<std::string> out = worker.call(request, limit);
+    afterLoad = earlyStop * count + kTimingRunSlackS;
+  }
+  llvm::Expected<std::string> out = worker.call(request, limit, afterLoad);
   if (!out) {
     std::string why = llvm::toString(out.takeError());
     if (limit < runTimeoutS && llvm::StringRef(why).contains("timed out"))
@@ -485,6 +532,19 @@ public:
       return timeKernel(timing, k, earlyStop, count);
     TimingChild &child = timingChild();
     std::lock_guard<std::mutex> lock(child.mutex);
+    if (!child.worker.alive() || child.search != search) {
+      // A fresh child (the first, or the next after a cut-off) allocates
+      // and touches its buffers, and a new search zeroes the kept ones:
+      // seconds for 16M-element buffers on a loaded host, not within a
+      // candidate's cut-off (else one cut-off cuts off every candidate
+      // after it). A request of no runs does that (and loads the object).
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      llvm::Expected<std::vector<double>> prepared =
+          exec::timeInChild(child.worker, encodeRequest(k, inf, 0, timing, search), inf, 0, o.runTimeoutS);
+      if (!prepared)
+        return prepared.takeError();
+      child.search = search;
+    }
     return exec::timeInChild(child.worker, encodeRequest(k, earlyStop, count, timing, search), earlyStop, count,
                              o.runTimeoutS);
   }
@@ -577,6 +637,7 @@ private:
   /// fault or a cut-off costs it (the next request forks a fresh one).
   struct TimingChild {
     std::mutex mutex;
+    uint64_t search = 0; ///< the search whose buffers the running child has prepared
     exec::IsolatedWorker worker{[](const std::string &req) -> llvm::Expected<std::string> {
       static TimingState state; // in the child (the parent's copy never runs)
       TimedKernel k;

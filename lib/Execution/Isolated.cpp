@@ -2,6 +2,7 @@
 #include "tinygrad/Execution/Isolated.h"
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -63,6 +64,14 @@ bool readFrame(int fd, std::string &out) {
 }
 } // namespace
 
+/// The child's end of its reply pipe (-1 outside a worker's child).
+static int childReplyFd = -1;
+
+void exec::IsolatedWorker::notice() {
+  if (childReplyFd >= 0)
+    writeFrame(childReplyFd, "~");
+}
+
 exec::IsolatedWorker::~IsolatedWorker() {
   if (pid > 0)
     stop(/*kill=*/true);
@@ -86,6 +95,7 @@ llvm::Error exec::IsolatedWorker::start() {
   if (p == 0) {
     ::close(down[1]);
     ::close(up[0]);
+    childReplyFd = up[1];
     std::string req;
     while (readFrame(down[0], req)) {
       llvm::Expected<std::string> r = handler(req);
@@ -117,7 +127,8 @@ std::string exec::IsolatedWorker::stop(bool kill) {
   return "the child exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
 }
 
-llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &request, double timeoutS) {
+llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &request, double timeoutS,
+                                                        double afterNoticeS) {
   if (pid <= 0)
     if (llvm::Error e = start())
       return std::move(e);
@@ -141,23 +152,33 @@ llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &reques
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutS);
+  auto t0 = std::chrono::steady_clock::now();
+  auto deadline = t0 + std::chrono::duration<double>(timeoutS);
+  std::string reply;
   while (true) {
-    double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    auto now = std::chrono::steady_clock::now();
+    double left = std::chrono::duration<double>(deadline - now).count();
     if (left <= 0) {
       stop(/*kill=*/true);
-      return err("timed out after " + std::to_string(timeoutS) + " s (killed)");
+      return err("timed out after " + std::to_string(std::chrono::duration<double>(now - t0).count()) +
+                 " s (killed)");
     }
     struct pollfd p{fromChild, POLLIN, 0};
     int n = ::poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
     if (n < 0 && errno == EINTR)
       continue;
-    if (n > 0)
+    if (n <= 0)
+      continue;
+    if (!readFrame(fromChild, reply) || reply.empty())
+      return err(stop(/*kill=*/false));
+    if (reply != "~")
       break;
+    // the handler's notice: from here at most afterNoticeS
+    if (std::isfinite(afterNoticeS)) {
+      decltype(deadline) bound = std::chrono::steady_clock::now() + std::chrono::duration<double>(afterNoticeS);
+      deadline = std::min(deadline, bound);
+    }
   }
-  std::string reply;
-  if (!readFrame(fromChild, reply) || reply.empty())
-    return err(stop(/*kill=*/false));
   if (reply[0] == '-')
     return err(reply.substr(1));
   return reply.substr(1);

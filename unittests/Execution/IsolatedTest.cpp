@@ -118,6 +118,31 @@ TEST(IsolatedWorker, AFaultOrATimeoutCostsThatCallAndAFreshChild) {
   EXPECT_EQ(w.starts(), 3u);
 }
 
+TEST(IsolatedWorker, TheBoundAfterANoticeCountsFromIt) {
+  // BEAM's timing child says notice() once its object is loaded; from then
+  // the call has afterNoticeS at most, whatever is left of timeoutS. The
+  // times are far apart (1.5 s and 3 s of work against a 1 s bound), so
+  // only a stall of a second could change an outcome.
+  IsolatedWorker w([](const std::string &req) -> llvm::Expected<std::string> {
+    if (req == "slow setup") { // 1.5 s before the notice, then the answer
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      IsolatedWorker::notice();
+      return std::string("done");
+    }
+    IsolatedWorker::notice(); // "slow work": 3 s after the notice
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    return std::string("late");
+  });
+  // before the notice only timeoutS bounds it
+  EXPECT_EQ(llvm::cantFail(w.call("slow setup", 60, 1.0)), "done");
+  // after it, 1 s: killed long before the 3 s answer (60 s was the bound)
+  EXPECT_NE(errorOf(w.call("slow work", 60, 1.0)).find("timed out"), std::string::npos);
+  EXPECT_EQ(llvm::cantFail(w.call("slow setup", 60, 1.0)), "done"); // the next call: a fresh child
+  EXPECT_EQ(w.starts(), 2u);
+  // notice() outside a worker's child writes nothing anywhere
+  IsolatedWorker::notice();
+}
+
 TEST(IsolatedWorker, AChildKilledBetweenCallsCostsTheNextCallOnly) {
   // The child dies while idle (as under the OOM killer): the next request's
   // write hits a closed pipe. The SIGPIPE that raises must not reach this

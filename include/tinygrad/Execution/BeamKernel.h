@@ -93,10 +93,15 @@ llvm::Expected<BeamOutcome> beamSearchKernel(Value root, const BeamOptions &opts
 /// ..."). As tinygrad's BEAM_DEV_TIMEOUT, a candidate whose runs go on past
 /// `count` x `earlyStop` (+ kTimingLoadS for the request and the object's
 /// load) cannot be the best: the child is killed there and the candidate
-/// is `count` runs of inf (ranked last, not a failure). Without an early
-/// stop, or where that bound is past `runTimeoutS`, the bound is
-/// runTimeoutS and a run past it is an error ("timed out"), as is a fault.
+/// is `count` runs of inf (ranked last, not a failure). Once the child says
+/// the object is loaded (IsolatedWorker::notice), the runs get `count` x
+/// `earlyStop` + kTimingRunSlackS from then: a cut-off costs its runs'
+/// bound, not the load's allowance too (resnet_3x3_256x14: 7 cut-offs of
+/// about 0.14 s each, most of it the allowance). Without an early stop, or
+/// where that bound is past `runTimeoutS`, the bound is runTimeoutS and a
+/// run past it is an error ("timed out"), as is a fault.
 inline constexpr double kTimingLoadS = 0.1;
+inline constexpr double kTimingRunSlackS = 0.03;
 llvm::Expected<std::vector<double>> timeInChild(IsolatedWorker &worker, const std::string &request,
                                                 double earlyStop, unsigned count, double runTimeoutS);
 

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <limits>
 #include <string>
 
 namespace mlir::tinygrad::exec {
@@ -40,9 +41,18 @@ public:
   IsolatedWorker(const IsolatedWorker &) = delete;
   IsolatedWorker &operator=(const IsolatedWorker &) = delete;
 
-  llvm::Expected<std::string> call(const std::string &request, double timeoutS);
+  /// Once the child's handler says notice() for this request, the call's
+  /// bound is at most `afterNoticeS` from then (a request's setup bounded
+  /// apart from its work: BEAM's object load, then its runs).
+  llvm::Expected<std::string> call(const std::string &request, double timeoutS,
+                                   double afterNoticeS = std::numeric_limits<double>::infinity());
+  /// In the child, from the handler: the point of the current request that
+  /// call()'s `afterNoticeS` counts from. Nothing outside a worker's child.
+  static void notice();
   /// Children started so far (a fault or a timeout costs one more).
   unsigned starts() const { return started; }
+  /// A child is running (else the next call starts one).
+  bool alive() const { return pid > 0; }
 
 private:
   Handler handler;
