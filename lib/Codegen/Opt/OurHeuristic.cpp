@@ -656,8 +656,9 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
     // of 6 by 2 vectors (12 registers) assembled its broadcast pixels and
     // panel rows lane by lane through the stack (~1180 vinsertps per 84
     // FMAs); 2 pixels by 4 vectors (8) ran 7.8 -> 2.4 ms at 1 thread
-    // (tinygrad's choices 20.6), its compile ~600 -> ~260 ms on a loaded
-    // machine. 32 channels on 114, 2 by 2 (4 registers): 3.7 -> 1.2 ms
+    // (tinygrad's choices 20.6), its compile 260 -> 133 ms (LLVM's
+    // instruction selection 179 -> 62). 32 channels on 114, 2 by 2 (4
+    // registers): 3.7 -> 1.2 ms
     // against 6 by 2. Rows of 28 in blocks of 7 ran 2-8x slower than
     // smallMapConvTile, which keeps them.
     for (int64_t acc : {16, 8, 4})
