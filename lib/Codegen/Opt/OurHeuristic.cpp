@@ -658,9 +658,8 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
     // FMAs); 2 pixels by 4 vectors (8) ran 7.8 -> 2.4 ms at 1 thread
     // (tinygrad's choices 20.6), its compile 260 -> 133 ms (LLVM's
     // instruction selection 179 -> 62). 32 channels on 114, 2 by 2 (4
-    // registers): 3.7 -> 1.2 ms
-    // against 6 by 2. Rows of 28 in blocks of 7 ran 2-8x slower than
-    // smallMapConvTile, which keeps them.
+    // registers): 3.7 -> 1.2 ms against 6 by 2. Rows of 28 in blocks of 7
+    // ran 2-8x slower than smallMapConvTile, which keeps them.
     for (int64_t acc : {16, 8, 4})
       for (int64_t oVectors : {4, 2, 1})
         if (int64_t b = acc / oVectors; b >= 2 && b <= 8 && xSize % b == 0)
