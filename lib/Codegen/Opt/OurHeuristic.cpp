@@ -635,31 +635,48 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
   // gate each lane on the block (ResNet's 28 padded to 32: 3.5x slower
   // than smallMapConvTile, which keeps it).
   int64_t block = xSize % 8 == 0 ? 8 : xSize < 8 ? 8 : xSize < 16 ? 16 : 0;
-  // Else, where no other tile took the kernel (divisorBlocks), blocks of
-  // 7 or 6 pixels that divide the row: no lane is padded, but the taps'
-  // padding along x is gated per block (ResNet's stem, 114 in blocks of 6:
-  // 20.6 -> 7.4 ms at 1 thread, tinygrad's choices before; rows of 28 in
-  // blocks of 7 ran 2-8x slower than smallMapConvTile, which keeps them).
-  if (!block && divisorBlocks)
-    for (int64_t b : {7, 6})
-      if (xSize % b == 0) {
-        block = b;
-        break;
-      }
-  if (!block)
-    return false;
-  int64_t padded = (xSize + block - 1) / block * block;
-  if ((xSize > block && xSize % block != 0) || (padded - xSize) * 8 > padded)
-    return false;
   // Two vectors of channels (two FMAs per broadcast pixel), else one where
   // the panel of two would not fit its half of the L2 (512 channels in).
+  struct Tile {
+    int64_t block, oVectors;
+  };
+  llvm::SmallVector<Tile, 6> tiles;
+  if (block) {
+    int64_t padded = (xSize + block - 1) / block * block;
+    if ((xSize > block && xSize % block != 0) || (padded - xSize) * 8 > padded)
+      return false;
+    tiles = {{block, 2}, {block, 1}};
+  } else if (divisorBlocks) {
+    // Else, where no other tile took the kernel, blocks of pixels that
+    // divide the row (no lane padded; the taps' padding along x is gated
+    // per block), by up to 4 vectors of channels, the accumulators a power
+    // of two vector registers as above (16, else 8, else 4), fewest loads
+    // per FMA first. LLVM legalizes a vector of any other number of
+    // registers by widening it: ResNet's stem (114 = 2 * 3 * 19) in blocks
+    // of 6 by 2 vectors (12 registers) assembled its broadcast pixels and
+    // panel rows lane by lane through the stack (~1180 vinsertps per 84
+    // FMAs); 2 pixels by 4 vectors (8) ran 7.8 -> 2.4 ms at 1 thread
+    // (tinygrad's choices 20.6), its compile 260 -> 133 ms (LLVM's
+    // instruction selection 179 -> 62). 32 channels on 114, 2 by 2 (4
+    // registers): 3.7 -> 1.2 ms against 6 by 2. Rows of 28 in blocks of 7
+    // ran 2-8x slower than smallMapConvTile, which keeps them.
+    for (int64_t acc : {16, 8, 4})
+      for (int64_t oVectors : {4, 2, 1})
+        if (int64_t b = acc / oVectors; b >= 2 && b <= 8 && xSize % b == 0)
+          tiles.push_back({b, oVectors});
+    llvm::sort(tiles, [](Tile a, Tile b) {
+      return std::make_tuple(-a.block * a.oVectors, a.block + a.oVectors, a.block) <
+             std::make_tuple(-b.block * b.oVectors, b.block + b.oVectors, b.block);
+    });
+  }
   UOpRef savedAst = k.ast;
   auto savedApplied = k.applied;
   int64_t oSize = Scheduler::size(rs[axisWithId(k, oId)]).value_or(0);
-  for (int64_t oVectors : {2, 1}) {
+  for (auto [block, oVectors] : tiles) {
     // The accumulators, the panel's vectors and a broadcast pixel in registers.
     if (oSize % (oVectors * lanes) != 0 || oVectors * block + oVectors + 1 > (int64_t)k.target.vectorRegs)
       continue;
+    int64_t padded = (xSize + block - 1) / block * block;
     bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), lanes}) &&
               (oVectors == 1 || k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oVectors})) &&
               (padded == xSize || k.applyOpt({tg::OptOps::PadTo, (int64_t)axisWithId(k, xId), block})) &&

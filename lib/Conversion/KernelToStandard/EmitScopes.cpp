@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tinygrad/Conversion/ConcatLanes.h"
 #include "tinygrad/Conversion/LoopAttributes.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -243,17 +244,11 @@ Value Emitter::broadcastTo(Value x, ArrayRef<UOpRef> from, ArrayRef<UOpRef> to,
   return pickLanes(b, x, idx);
 }
 
-Value Emitter::concat(OpBuilder &ob, ArrayRef<Value> parts) {
-  Value acc = parts[0];
-  for (Value p : parts.drop_front()) {
-    int64_t have = cast<VectorType>(acc.getType()).getNumElements();
-    int64_t add = cast<VectorType>(p.getType()).getNumElements();
-    SmallVector<int64_t> mask;
-    for (int64_t i = 0; i < have + add; ++i)
-      mask.push_back(i);
-    acc = vector::ShuffleOp::create(ob, loc, acc, p, mask);
-  }
-  return acc;
-}
+// A balanced tree of same-typed shuffles (ConcatLanes.h): a chain, each
+// link a shuffle of the lanes so far with the next, shorter piece, reached
+// LLVM lane by lane (an extractelement and an insertelement per lane of
+// every link): ResNet's stem's 448-lane panel row, 28 loads of 16 lanes,
+// was ~6500 of each.
+Value Emitter::concat(OpBuilder &ob, ArrayRef<Value> parts) { return concatLanes(ob, loc, parts); }
 
 } // namespace mlir::tinygrad::kernel_emitter

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/CPUPasses.h"
+#include "tinygrad/Conversion/ConcatLanes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -60,31 +61,8 @@ struct SplitWideFromElements : OpRewritePattern<vector::FromElementsOp> {
       parts.push_back(vector::FromElementsOp::create(rw, loc, VectorType::get({m}, vt.getElementType()),
                                                      elems.slice(i, m)));
     }
-    // Pairs of neighbours concatenated until one is left; an LLVM
-    // shufflevector takes two operands of one type, so the shorter of a
-    // pair is first widened with poison lanes.
-    auto lanes = [](Value v) { return cast<VectorType>(v.getType()).getNumElements(); };
-    while (parts.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t i = 0; i + 1 < parts.size(); i += 2) {
-        Value x = parts[i], y = parts[i + 1];
-        int64_t lx = lanes(x), ly = lanes(y);
-        if (ly < lx) {
-          SmallVector<int64_t> widen;
-          for (int64_t k = 0; k < lx; ++k)
-            widen.push_back(k < ly ? k : vector::ShuffleOp::kPoisonIndex);
-          y = vector::ShuffleOp::create(rw, loc, y, y, widen);
-        }
-        SmallVector<int64_t> mask;
-        for (int64_t k = 0; k < lx + ly; ++k)
-          mask.push_back(k);
-        next.push_back(vector::ShuffleOp::create(rw, loc, x, y, mask));
-      }
-      if (parts.size() % 2)
-        next.push_back(parts.back());
-      parts = std::move(next);
-    }
-    rw.replaceOp(op, parts[0]);
+    // Pairs of neighbours concatenated until one is left.
+    rw.replaceOp(op, tinygrad::concatLanes(rw, loc, parts));
     return success();
   }
 };
