@@ -5,6 +5,7 @@
 #include "tinygrad/Codegen/Steps.h"
 #include "tinygrad/Execution/Isolated.h"
 #include "tinygrad/Execution/LoadKernel.h"
+#include "tinygrad/Execution/TimingBuffer.h"
 #include "tinygrad/InitAllDialects.h"
 #include "tinygrad/Symbolic/Bridge.h"
 #include "tinygrad/Target/TinygradJSON.h"
@@ -31,7 +32,6 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -154,23 +154,6 @@ struct TimedKernel {
   std::array<int64_t, 3> global{1, 1, 1}; ///< workgroups at the search's variable values
 };
 
-/// A timing buffer: the runtime's, or one over a mapping of ours
-/// (zeroedBuffer), unmapped after the buffer is freed.
-struct SlotBuffer {
-  tgrt_buffer *buf = nullptr;
-  size_t bytes = 0;
-  void *map = nullptr;
-  size_t mapBytes = 0;
-};
-
-void freeSlot(SlotBuffer &b) {
-  if (b.buf)
-    tgrt_buffer_free(b.buf);
-  if (b.map)
-    ::munmap(b.map, b.mapBytes);
-  b = SlotBuffer();
-}
-
 /// What a timing process keeps across candidates, as tinygrad's search
 /// keeps its rawbufs: the device and one zero-filled buffer per slot
 /// (regrown when a kernel needs more), each variable at the middle of its
@@ -183,7 +166,7 @@ struct TimingState {
   std::map<int64_t, size_t> itemBytes;
   std::map<std::string, int64_t> varValues;
   tgrt_device *dev = nullptr;
-  std::map<int64_t, SlotBuffer> bufs;
+  std::map<int64_t, exec::TimingBuffer> bufs;
   uint64_t search = 0; ///< the search the buffers were last zeroed for
   TimingState() = default;
   TimingState(const TimingState &) = delete;
@@ -191,7 +174,7 @@ struct TimingState {
   ~TimingState() { release(); }
   void release() {
     for (auto &kv : bufs)
-      freeSlot(kv.second);
+      exec::freeTimingBuffer(kv.second);
     bufs.clear();
     if (dev)
       tgrt_device_close(dev);
@@ -209,42 +192,6 @@ tgrt_status zeroFill(tgrt_buffer *buf, size_t bytes) {
   }
   std::vector<char> zeros(bytes, 0);
   return tgrt_buffer_copy_in(buf, 0, zeros.data(), bytes);
-}
-
-constexpr size_t kHugePage = size_t(2) << 20;
-
-/// A zero-filled buffer of `bytes` on the timing device, its pages touched
-/// before any kernel is timed on it. On a device of host memory (the CPU)
-/// one of a huge page or more is a mapping of ours with transparent huge
-/// pages (THP's "madvise" mode: only where asked): first touching 192 MB
-/// (add_16m's three buffers) took 0.8-0.95 s in 4 KiB pages on the bench
-/// host, a fault each, against 15-140 ms in 2 MiB pages, and a timing child
-/// pays it once per search that needs larger buffers and again after each
-/// cut-off (a fresh child). Elsewhere the runtime's (tgrt_buffer_alloc
-/// zero-fills).
-tgrt_status zeroedBuffer(tgrt_device *dev, size_t bytes, SlotBuffer &out) {
-  out = SlotBuffer();
-#ifdef MADV_HUGEPAGE
-  if (bytes >= kHugePage) {
-    size_t mapBytes = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage; // room to align
-    void *m = ::mmap(nullptr, mapBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m != MAP_FAILED) {
-      auto *host = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(m) + kHugePage - 1) & ~(kHugePage - 1));
-      ::madvise(host, mapBytes - kHugePage, MADV_HUGEPAGE); // advice: 4 KiB pages where not taken
-      tgrt_buffer *b = nullptr;
-      if (tgrt_buffer_import_host(dev, host, bytes, &b) == TGRT_OK) {
-        std::memset(host, 0, bytes); // already zero: the touch
-        out = SlotBuffer{b, bytes, m, mapBytes};
-        return TGRT_OK;
-      }
-      ::munmap(m, mapBytes); // not host memory: the runtime's
-    }
-  }
-#endif
-  if (tgrt_status s = tgrt_buffer_alloc(dev, bytes, &out.buf); s != TGRT_OK)
-    return s;
-  out.bytes = bytes;
-  return TGRT_OK;
 }
 
 /// The request to the timing child: 8 bytes of header length, the header
@@ -338,7 +285,7 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
       kept += kv.second.bytes;
     if (kept > kKeptBufferBytes) { // a bound on what the child holds between searches
       for (auto &kv : st.bufs)
-        freeSlot(kv.second);
+        exec::freeTimingBuffer(kv.second);
       st.bufs.clear();
     }
     for (auto &kv : st.bufs)
@@ -375,10 +322,10 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
     auto it = st.itemBytes.find(slot);
     int64_t elems = gi < k.bufferElems.size() ? std::max<int64_t>(1, k.bufferElems[gi]) : 1;
     size_t bytes = (size_t)elems * (it != st.itemBytes.end() ? it->second : 8);
-    SlotBuffer &sb = st.bufs[slot];
+    exec::TimingBuffer &sb = st.bufs[slot];
     if (!sb.buf || sb.bytes < bytes) {
-      freeSlot(sb);
-      if (zeroedBuffer(st.dev, bytes, sb) != TGRT_OK)
+      exec::freeTimingBuffer(sb);
+      if (exec::zeroedBuffer(st.dev, bytes, sb) != TGRT_OK)
         return fail("allocating a buffer");
     }
     args.push_back(tgrt_arg_buffer(sb.buf));
