@@ -3,7 +3,9 @@ ELF objects through our runtime (tgrt_program_launch), a kernel split over core_
 and tinygrad's own runner runs none of them; tinygrad's own programs keep its runner.
 
 tinygrad runs in a subprocess with DEV=CPU:MLIR and NUM_CPU_THREADS (as a user sets them); the script
-counts the calls of tinygrad's CPUProgram and reports cpu_program.stats. Needs TINYGRAD_SRC."""
+counts the calls of tinygrad's CPUProgram and reports cpu_program.stats. TestCPUMemory: large buffers of
+DEV=CPU:MLIR are private mappings advised MADV_HUGEPAGE (cpu_memory.py), DEV=CPU's are tinygrad's.
+Needs TINYGRAD_SRC."""
 import os
 import sys
 import textwrap
@@ -33,8 +35,8 @@ PRELUDE = textwrap.dedent("""
 """)
 
 
-def run(code, threads=2, extra_env=None):
-    return run_tinygrad(code, {"NUM_CPU_THREADS": str(threads), **(extra_env or {})}, prelude=PRELUDE)
+def run(code, threads=2, extra_env=None, prelude=PRELUDE):
+    return run_tinygrad(code, {"NUM_CPU_THREADS": str(threads), **(extra_env or {})}, prelude=prelude)
 
 
 @unittest.skipUnless(TG, "needs TINYGRAD_SRC (a tinygrad checkout at a9069c17)")
@@ -101,6 +103,50 @@ class TestCPUProgram(unittest.TestCase):
         self.assertGreater(r["checked"], 0)
         self.assertEqual(r["mismatched"], 0)
         self.assertGreaterEqual(r["launches"], r["checked"])
+
+
+# the VmFlags of the mapping holding an address (/proc/self/smaps): "hg" is MADV_HUGEPAGE, "sh" a shared mapping
+VMFLAGS = textwrap.dedent("""
+    def vmflags(addr):
+        start = None
+        for line in open("/proc/self/smaps"):
+            head = line.split()[0]
+            if "-" in head and all(c in "0123456789abcdef-" for c in head):
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                start = lo <= addr < hi
+            elif head == "VmFlags:" and start:
+                return line.split()[1:]
+        raise AssertionError(f"no mapping holds {addr:#x}")
+    def flags_of(t):
+        return vmflags(t.uop.buffer._buf.va_addr)
+""")
+
+
+@unittest.skipUnless(TG, "needs TINYGRAD_SRC (a tinygrad checkout at a9069c17)")
+@unittest.skipUnless(os.path.exists("/proc/self/smaps"), "needs /proc/self/smaps")
+class TestCPUMemory(unittest.TestCase):
+    def test_large_buffers_are_private_and_advised_huge(self):
+        r = run(prelude=PRELUDE + VMFLAGS, code="""
+            x = rng.standard_normal((1 << 20,)).astype(np.float32)
+            big = (Tensor(x) * 2).realize()  # 4 MiB
+            small = (Tensor(x[:1024]) * 2).realize()
+            np.testing.assert_allclose(big.numpy(), x * 2)
+            print("RESULT " + json.dumps({"big": flags_of(big), "small": flags_of(small),
+                                          "huge": __import__("tinygrad_mlir.cpu_memory").cpu_memory.stats["huge"]}))
+        """)
+        self.assertIn("hg", r["big"])
+        self.assertNotIn("sh", r["big"])
+        self.assertNotIn("hg", r["small"])
+        self.assertGreater(r["huge"], 0)
+
+    def test_tinygrads_compiler_keeps_its_allocator(self):
+        r = run(prelude=PRELUDE + VMFLAGS, code="""
+            with Context(DEV="CPU:CLANG"):
+                big = (Tensor(rng.standard_normal((1 << 20,)).astype(np.float32)) * 2).realize()
+                print("RESULT " + json.dumps({"big": flags_of(big)}))
+        """)
+        self.assertIn("sh", r["big"])
+        self.assertNotIn("hg", r["big"])
 
 
 if __name__ == "__main__":
