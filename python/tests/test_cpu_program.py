@@ -70,6 +70,23 @@ class TestCPUProgram(unittest.TestCase):
         self.assertEqual(r["tinygrad"], 0)
         self.assertGreaterEqual(r["launches"], 3)
 
+    def test_programs_tinygrad_drops_are_freed(self):
+        r = run("""
+            import gc
+            from tinygrad.engine import realize
+            x = Tensor(rng.standard_normal((1 << 12,)).astype(np.float32)).realize()
+            np.testing.assert_allclose((x + 7).numpy(), x.numpy() + 7, rtol=1e-6)
+            loaded = cpu_program.stats["programs"]
+            realize.runtime_cache.clear()
+            gc.collect()
+            freed = cpu_program.stats["freed"]
+            np.testing.assert_allclose((x + 7).numpy(), x.numpy() + 7, rtol=1e-6)  # loaded again
+            print("RESULT " + json.dumps({"loaded": loaded, "freed": freed, "reloaded": cpu_program.stats["programs"] - loaded}))
+        """)
+        self.assertGreater(r["loaded"], 0)
+        self.assertEqual(r["freed"], r["loaded"])
+        self.assertGreater(r["reloaded"], 0)
+
     def test_one_thread_runs_one_lane(self):
         r = run("""
             x = Tensor(rng.standard_normal((1 << 18,)).astype(np.float32)).realize()

@@ -8,28 +8,24 @@ of code without TinyJit, ran ~NUM_CPU_THREADS times slower than the kernels allo
 first training step: 2.3 s of kernels at 2 threads, against ~0.8 s for the same kernels replayed).
 
 `install(device)` makes tinygrad's CPU device load our PROGRAMs (ELF objects whose target renderer is
-MLIR) as `RuntimeCPUProgram`: loaded by the runtime's ELF loader (tgrt_program_load, the same loader
-and the same loaded program runtime_graph's graphs use) and launched with tgrt_program_launch, which
+MLIR) as `RuntimeCPUProgram`: loaded by the runtime's ELF loader (tgrt_program_load, on the CPU device
+runtime_graph's graphs use) and launched with tgrt_program_launch, which
 calls the lanes in parallel on the CPU device's persistent threads and returns when all are done
 (tinygrad's CPU runner is synchronous too). Every other program (tinygrad's own Clang kernels,
 TINYGRAD_MLIR_FALLBACK's) keeps tinygrad's runner.
 
-`stats["launches"]` counts the launches (python/tests/test_cpu_program.py checks them).
+`stats` counts the programs loaded and freed and the launches (python/tests/test_cpu_program.py checks them).
 """
 import ctypes
+import sys
 import time
 
 from . import capi
+from .gpu_device import TGRT_ARG_INT, _Arg
 
-stats = {"programs": 0, "launches": 0}
+stats = {"programs": 0, "freed": 0, "launches": 0}
 
-TGRT_ARG_INT = 2
-_state = {"device": None, "programs": {}}
-
-
-class _Arg(ctypes.Structure):  # tgrt_arg (runtime.h)
-    _fields_ = [("kind", ctypes.c_uint32), ("reserved", ctypes.c_uint32), ("buffer", ctypes.c_void_p),
-                ("value", ctypes.c_uint64)]
+_state = {"device": None}
 
 
 def device():
@@ -39,18 +35,6 @@ def device():
     return _state["device"].handle
 
 
-def load(lib):
-    """The runtime's program for ELF object `lib` (bytes), loaded once per object for the process."""
-    h = _state["programs"].get(lib)
-    if h is None:
-        out = ctypes.c_void_p()
-        capi._check_rt("tgrt_program_load", capi.library().tgrt_program_load(device(), lib, len(lib), None,
-                                                                           ctypes.byref(out)))
-        h = _state["programs"][lib] = out.value
-        stats["programs"] += 1
-    return h
-
-
 class RuntimeCPUProgram:
     """tinygrad's Program interface (engine/realize.py calls it as it calls CPUProgram) over one of
     our ELF objects: the buffers' host addresses, then the variables, each a 64-bit argument (tinygrad's
@@ -58,16 +42,28 @@ class RuntimeCPUProgram:
 
     def __init__(self, dev, obj):
         self.dev, self.name, self.signature = dev, obj.name, obj.signature
-        self.handle = load(obj.lib)
+        h, self._lib = ctypes.c_void_p(), capi.library()
+        capi._check_rt("tgrt_program_load", self._lib.tgrt_program_load(device(), obj.lib, len(obj.lib), None,
+                                                                      ctypes.byref(h)))
+        self.handle = h.value
+        stats["programs"] += 1
         core = [slot for name, slot, *_ in obj.signature if name == "core_id"]
         self.core_id = core[0] if core else -1
+
+    # tinygrad drops the runtimes it does not cache (BEAM's candidates); at exit (module globals gone, hence
+    # the default argument) the process's memory goes anyway
+    def __del__(self, _finalizing=sys.is_finalizing):
+        h, self.handle = getattr(self, "handle", None), None
+        if h and not _finalizing():
+            capi._check_rt("tgrt_program_free", self._lib.tgrt_program_free(h))
+            stats["freed"] += 1
 
     def __call__(self, *bufs, global_size=(1, 1, 1), local_size=(1, 1, 1), vals=(), wait=False, timeout=None):
         # core_id's value is None (tinygrad's runner sets it per lane, the runtime does here)
         values = [int(b.va_addr) for b in bufs] + [0 if v is None else int(v) for v in vals]
         args = (_Arg * max(1, len(values)))(*[_Arg(TGRT_ARG_INT, 0, None, v & (2**64 - 1)) for v in values])
         t0 = time.perf_counter()
-        capi._check_rt("tgrt_program_launch", capi.library().tgrt_program_launch(
+        capi._check_rt("tgrt_program_launch", self._lib.tgrt_program_launch(
             self.handle, args, len(values), self.core_id, int(global_size[0])))
         stats["launches"] += 1
         return time.perf_counter() - t0 if wait else None

@@ -21,8 +21,8 @@ after the JIT call (a kernel of tinygrad's runner, a copy out) expects the graph
 
 `CPUGraph` is the graph of tinygrad's CPU device when its kernels are ours (DEV=CPU:MLIR: PROGRAMs whose
 target renderer is MLIR). tinygrad's CPU allocator owns the memory, so each buffer is imported into our
-runtime's CPU device in place (tgrt_buffer_import_host) and each program is the one cpu_program.py loaded
-from the same ELF object for the launches outside the JIT (tgrt_program_load). Copies between CPU devices (CPU:0, CPU:1) are
+runtime's CPU device in place (tgrt_buffer_import_host) and each program is loaded from the same ELF
+object tinygrad's CPU runner loads (tgrt_program_load). Copies between CPU devices (CPU:0, CPU:1) are
 host copies on the same runtime device. With TINYGRAD_MLIR_CHECK, graphs are off so that every launch
 is still compared with tinygrad's program.
 
@@ -263,8 +263,11 @@ class RuntimeGraph(MultiGraphRunner):
 
 # ---------------------------------------------------------------- tinygrad's CPU device (DEV=CPU:MLIR)
 
+_cpu = {"programs": {}}
+
+
 def _cpu_device():
-    return cpu_program.device()
+    return cpu_program.device()  # one runtime CPU device (one thread pool) for graphs and launches
 
 
 class CPUGraph(RuntimeGraph):
@@ -286,7 +289,11 @@ class CPUGraph(RuntimeGraph):
         return _new("tgrt_buffer_import_host", _cpu_device(), ctypes.c_void_p(key[0]), key[1]), True
 
     def program_handle(self, prg, device):
-        return cpu_program.load(prg.to_elf().lib)  # the program cpu_program's launches loaded
+        h = _cpu["programs"].get(prg.key)
+        if h is None:
+            lib = prg.to_elf().lib
+            h = _cpu["programs"][prg.key] = _new("tgrt_program_load", _cpu_device(), lib, len(lib), None)
+        return h
 
     def dispatch(self, prg, global_size):
         core = prg.arg.runtimevars.get("core_id")
