@@ -3,7 +3,8 @@ kernels and copies are replayed as one tgrt_graph, with new inputs, variables an
 per call, and tinygrad's own CPU runner runs none of them.
 
 tinygrad runs in a subprocess with DEV=CPU:MLIR (as a user sets it); the script counts the calls of
-tinygrad's CPUProgram during replays (must be 0: the graph ran them) and reports runtime_graph.stats.
+the device's kernel-by-kernel runner (tinygrad's CPUProgram, cpu_program's RuntimeCPUProgram) during
+replays (must be 0: the graph ran them) and reports runtime_graph.stats.
 Needs TINYGRAD_SRC (the tinygrad checkout)."""
 import json
 import os
@@ -24,6 +25,7 @@ PRELUDE = textwrap.dedent("""
     from tinygrad import Tensor, TinyJit, Variable, Device
     from tinygrad.runtime.ops_cpu import CPUProgram
     from tinygrad_mlir import runtime_graph as rg
+    from tinygrad_mlir.cpu_program import RuntimeCPUProgram
     from tinygrad_mlir.gpu_device import GPUProgram
     calls = {"runner": 0}
     def counted(cls):
@@ -33,6 +35,7 @@ PRELUDE = textwrap.dedent("""
             return orig(self, *a, **k)
         cls.__call__ = counting
     counted(CPUProgram)
+    counted(RuntimeCPUProgram)  # our kernels outside the JIT (cpu_program.py)
     counted(GPUProgram)
     def replay(fn, *args):
         # a replay of an already captured jit: the device's kernel-by-kernel runner must not run its kernels
@@ -45,11 +48,13 @@ PRELUDE = textwrap.dedent("""
 """)
 
 
-def run(code, extra_env=None, dev="CPU:MLIR"):
+def run(code, extra_env=None, dev="CPU:MLIR", prelude=PRELUDE):
+    """`prelude` + `code` in a tinygrad subprocess on `dev` (no compile workers, none of our caller's
+    TINYGRAD_MLIR_*); the JSON of its `RESULT ` line."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYGRAD_MLIR_", "PYTEST_"))}
     env.update({"DEV": dev, "PYTHONPATH": os.pathsep.join([SITE, PYDIR, TG]), "PARALLEL": "0"})
     env.update(extra_env or {})
-    p = subprocess.run([PY, "-c", PRELUDE + textwrap.dedent(code)], env=env, capture_output=True, text=True,
+    p = subprocess.run([PY, "-c", prelude + textwrap.dedent(code)], env=env, capture_output=True, text=True,
                        timeout=600, cwd=TG)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):

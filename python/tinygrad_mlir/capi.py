@@ -203,6 +203,8 @@ _SIGNATURES = {
     # graphs (runtime_graph.py)
     "tgrt_buffer_import_host": ([_P, _P, ctypes.c_size_t, _PP], ctypes.c_int),
     "tgrt_program_load": ([_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _PP], ctypes.c_int),
+    # direct launches (cpu_program.py)
+    "tgrt_program_launch": ([_P, _P, ctypes.c_uint32, ctypes.c_int32, ctypes.c_uint32], ctypes.c_int),
     "tgrt_signal_create": ([_P, ctypes.c_uint64, _PP], ctypes.c_int),
     "tgrt_signal_destroy": ([_P], ctypes.c_int),
     "tgrt_signal_wait": ([_P, ctypes.c_uint64, ctypes.c_uint64], ctypes.c_int),

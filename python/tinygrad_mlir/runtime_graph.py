@@ -39,7 +39,7 @@ from tinygrad.engine.realize import get_call_arg_uops, get_runtime, resolve_para
 from tinygrad.runtime.ops_cpu import CPUDevice
 from tinygrad.uop.ops import Ops
 
-from . import capi
+from . import capi, cpu_program
 from .gpu_device import TGRT_API_VERSION, TGRT_ARG_BUFFER, TGRT_ARG_INT, VulkanDevice, _Arg, _Dispatch
 
 stats = {"graphs": 0, "launches": 0, "execs": 0, "copies": 0, "waits": 0, "buffer_updates": 0, "arg_updates": 0,
@@ -263,13 +263,11 @@ class RuntimeGraph(MultiGraphRunner):
 
 # ---------------------------------------------------------------- tinygrad's CPU device (DEV=CPU:MLIR)
 
-_cpu = {"device": None, "programs": {}}
+_cpu = {"programs": {}}
 
 
 def _cpu_device():
-    if _cpu["device"] is None:
-        _cpu["device"] = capi.Device("CPU")
-    return _cpu["device"].handle
+    return cpu_program.device()  # one runtime CPU device (one thread pool) for graphs and launches
 
 
 class CPUGraph(RuntimeGraph):

@@ -16,7 +16,11 @@ shared/reference/tinygrad-backend-hook.md (option A):
    kernels are compiled for the target "vulkan" (tgc_compile_kernel) and dispatched through the
    runtime's Vulkan driver. No fallback there either.
 
-4. `tinygrad.engine.realize.lower_and_compile` is wrapped (compile_threads.py): a schedule's kernels
+4. Our kernels run through our runtime's CPU device (cpu_program.py): outside TinyJit their core_id
+   lanes run in parallel (tinygrad's CPU runner calls them one after another); a TinyJit replays through
+   one runtime graph (runtime_graph.py). Their large buffers are on huge pages (cpu_memory.py).
+
+5. `tinygrad.engine.realize.lower_and_compile` is wrapped (compile_threads.py): a schedule's kernels
    for our renderers compile in threads of this process, PARALLEL at a time, instead of in
    tinygrad's spawned worker processes (a fresh interpreter every 16 kernels).
 
@@ -79,7 +83,7 @@ from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
 
-from . import backend, compile_threads, runtime_graph
+from . import backend, compile_threads, cpu_memory, cpu_program, runtime_graph
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
 
 
@@ -381,6 +385,10 @@ def do_to_program(ast, renderer):
         return _original_do_to_program(ast, renderer)
 
 
+def _is_mlir(renderer):
+    return isinstance(renderer, MLIRRenderer)
+
+
 def _add_renderer(renderers):
     if MLIRRenderer not in renderers:
         renderers.append(MLIRRenderer)
@@ -402,6 +410,9 @@ def install():
             renderers = list(renderers or [])
             _add_renderer(renderers)
         orig_init(self, device, allocator, renderers, *args, **kwargs)
+        if device.split(":")[0].upper() == "CPU":
+            cpu_program.install(self)
+            cpu_memory.install(self, _is_mlir)
         runtime_graph.install(self)
     __init__._tinygrad_mlir = True
     if not getattr(Compiled.__init__, "_tinygrad_mlir", False):
@@ -423,6 +434,8 @@ def install():
         if dn.split(":")[0] == "CPU":
             try:
                 _add_renderer(Device[dn].renderers)
+                cpu_program.install(Device[dn])
+                cpu_memory.install(Device[dn], _is_mlir)
                 runtime_graph.install(Device[dn])
             except Exception:  # device usage disallowed here (e.g. a compile worker)
                 pass
