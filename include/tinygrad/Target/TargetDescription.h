@@ -110,7 +110,7 @@ struct TargetDescription {
   OptHeuristic heuristic = OptHeuristic::Ours;
   unsigned vectorBytes = 32, vectorRegs = 16; ///< CPU vector registers
   unsigned cacheBytes = 256 << 10;            ///< one core's L2
-  uint64_t lastCacheBytes = 8 << 20;          ///< the shared last-level cache
+  uint64_t lastCacheBytes = 8 << 20;          ///< one instance of the last-level cache (a core complex on AMD); 8 MB where the host does not say
   unsigned maxVectorLanes = 64;               ///< widest vector value emitted
 
   // -- the forms the conversion emits --
