@@ -791,6 +791,12 @@ unsigned Emitter::streamAlignment(const Address &a, UOpRef index) {
     index = index->src[0];
   if (index->op != K::INDEX || index->src.size() != 2 || index->src[0]->op != K::PARAM)
     return 0;
+  // Only an output larger than the last-level cache: a smaller one would
+  // still be cached for the kernel that reads it next.
+  auto bufType = cast<MemRefType>(a.buf.getType());
+  if (!bufType.hasStaticShape() ||
+      (uint64_t)bufType.getNumElements() * (bufType.getElementTypeBitWidth() / 8) < target.lastCacheBytes)
+    return 0;
   unsigned elemBytes = memoryType(b.getContext(), a.dt).getIntOrFloatBitWidth() / 8;
   uint64_t bytes = (uint64_t)a.lanes * elemBytes;
   if (!elemBytes || !llvm::isPowerOf2_64(bytes) || bytes < 16)

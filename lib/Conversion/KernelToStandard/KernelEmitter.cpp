@@ -229,7 +229,17 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     sig.globals.push_back(p->param().slot);
     sig.bufferElems.push_back(size);
   }
-  streaming = bufferBytes >= target.lastCacheBytes;
+  // Which stores stream is decided per store (streamAlignment: a buffer
+  // larger than the last-level cache); whether any may, here: the kernel is
+  // memory-bound by the target's ops-per-access bound.
+  size_t aluNodes = 0, accesses = 0;
+  for (UOpRef u : topo) {
+    if (isALU(u->op))
+      ++aluNodes;
+    else if (u->op == K::INDEX)
+      ++accesses;
+  }
+  streaming = bufferBytes >= target.lastCacheBytes && aluNodes <= (size_t)target.streamMaxOpsPerAccess * accesses;
   for (size_t vi = 0; vi < vars.size(); ++vi) {
     UOpRef v = vars[vi];
     Type t = scalarType(ctx, v->dtype);

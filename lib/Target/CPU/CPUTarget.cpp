@@ -11,6 +11,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -188,6 +189,32 @@ static void splitVectorDivisions(llvm::Function &f) {
   }
 }
 
+/// x86's non-temporal stores are weakly ordered: only SFENCE or MFENCE
+/// orders them before later stores. The emitter ends a streaming kernel
+/// with a seq_cst fence, which LLVM lowers to `lock or` where MFENCE is
+/// slower, and neither vendor's manual says a locked instruction drains the
+/// write-combining buffers those stores wait in (llvm-project#64521), so
+/// the core's completion signal could be seen before its output. An SFENCE
+/// before each such fence orders them on every x86.
+static void fenceStreamedStores(llvm::Function &f, const llvm::Triple &triple) {
+  if (!triple.isX86())
+    return;
+  bool streamed = false;
+  llvm::SmallVector<llvm::FenceInst *> fences;
+  for (llvm::Instruction &i : llvm::instructions(f)) {
+    if (auto *st = dyn_cast<llvm::StoreInst>(&i); st && st->getMetadata(llvm::LLVMContext::MD_nontemporal))
+      streamed = true;
+    if (auto *fence = dyn_cast<llvm::FenceInst>(&i))
+      fences.push_back(fence);
+  }
+  if (!streamed)
+    return;
+  for (llvm::FenceInst *fence : fences) {
+    llvm::IRBuilder<> ib(fence);
+    ib.CreateIntrinsic(ib.getVoidTy(), llvm::Intrinsic::x86_sse_sfence, llvm::ArrayRef<llvm::Value *>{});
+  }
+}
+
 FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   std::string err;
   llvm::TargetMachine *tm = hostTargetMachine(err);
@@ -212,6 +239,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     f.addFnAttr("target-features", features(tm));
     f.addFnAttr(llvm::Attribute::NoUnwind);
     splitVectorDivisions(f);
+    fenceStreamedStores(f, tm->getTargetTriple());
     // The emitter's wide vectors are split into registers of the preferred
     // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
     // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
