@@ -74,6 +74,12 @@ def one_side(side):
                 search_s = time.perf_counter() - t0
             rawbufs, var_vals = args_from_ast(ast, "CPU")
             bufs = _ensure_buffer_alloc(rawbufs)
+            # Every buffer written once before timing: an allocation never written reads as zeros, and
+            # where a side's allocator hands out private anonymous memory (ours, on huge pages) those
+            # reads all hit the kernel's one shared zero page, i.e. the cache, while tinygrad's shared
+            # mappings get real pages. The same byte (0x3f: f32 0.747) on both sides.
+            for b in bufs:
+                b.allocator._copyin(b._buf, memoryview(bytearray(b"\x3f") * b.nbytes))
             _time_program(prg, var_vals, bufs, allow_test_size=False, cnt=1)  # warm-up: first touch of the buffers
             tms = _time_program(prg, var_vals, bufs, allow_test_size=False, cnt=reps)
             print("RESULT " + json.dumps({"id": kid, "description": desc, "search_s": search_s,
