@@ -88,7 +88,9 @@ def one_side(side):
 
 
 def run_side(side, tg):
-    env = side_env(side, 2, tg, BUILD, IGNORE_BEAM_CACHE="1")
+    # The found kernels are timed in tinygrad's allocator's memory on both sides (our renderer's huge-page
+    # buffers off, python/tinygrad_mlir/cpu_memory.py): the ratio is the kernels', not the page size's.
+    env = side_env(side, 2, tg, BUILD, IGNORE_BEAM_CACHE="1", TINYGRAD_MLIR_HUGE_PAGES="0")
     p = subprocess.run([PY, os.path.abspath(__file__), "--side", side], env=env, cwd=tg, capture_output=True, text=True)
     rows = [json.loads(ln[len("RESULT "):]) for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
     if p.returncode != 0:

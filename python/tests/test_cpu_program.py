@@ -156,6 +156,16 @@ class TestCPUMemory(unittest.TestCase):
         self.assertNotIn("hg", r["small"])
         self.assertGreater(r["huge"], 0)
 
+    def test_huge_pages_can_be_turned_off(self):
+        r = run(prelude=PRELUDE + VMFLAGS, extra_env={"TINYGRAD_MLIR_HUGE_PAGES": "0"}, code="""
+            big = (Tensor(rng.standard_normal((1 << 20,)).astype(np.float32)) * 2).realize()
+            print("RESULT " + json.dumps({"big": flags_of(big),
+                                          "huge": __import__("tinygrad_mlir.cpu_memory").cpu_memory.stats["huge"]}))
+        """)
+        self.assertIn("sh", r["big"])
+        self.assertNotIn("hg", r["big"])
+        self.assertEqual(r["huge"], 0)
+
     def test_tinygrads_compiler_keeps_its_allocator(self):
         r = run(prelude=PRELUDE + VMFLAGS, code="""
             with Context(DEV="CPU:CLANG"):

@@ -12,12 +12,15 @@ mnist_train's training step on fresh buffers faults ~43,600 times (~170 MiB), ~1
 ours (`is_ours(device.renderer)`), a buffer of at least HUGE bytes is a private anonymous mapping advised
 MADV_HUGEPAGE (used when the kernel's transparent_hugepage setting is `madvise` or `always`); smaller
 buffers, external pointers and every buffer of DEV=CPU (tinygrad's own compiler) are tinygrad's. The
+`TINYGRAD_MLIR_HUGE_PAGES=0` keeps tinygrad's allocator for every buffer (bench/models/search.py times
+the kernels BEAM found in the same kind of memory on both sides, so its ratio is the kernels'). The
 buffer is the same HCQBuffer tinygrad's allocator makes (its mapping kept alive in `meta`, unmapped when
 freed), zero-filled as anonymous memory is. Private instead of shared: the memory is only ever used by
 this process's threads (tinygrad's CPU device and our runtime run kernels in threads, never in a forked
 child).
 """
 import mmap
+import os
 
 HUGE = 2 << 20  # one x86-64 huge page: a smaller buffer cannot be backed by one
 
@@ -40,6 +43,8 @@ def install(dev, is_ours):
     alloc = dev.allocator
     tinygrads = alloc._alloc
     if getattr(tinygrads, "_tinygrad_mlir", False) or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return
+    if os.environ.get("TINYGRAD_MLIR_HUGE_PAGES", "1") == "0":
         return
 
     def ours():
