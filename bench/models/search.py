@@ -8,9 +8,14 @@ programs) and ResNet-18's convolution classes at batch 1.
 
 Per kernel: ours_search_s / tinygrad_search_s (do_to_program of the AST with KernelInfo.beam=2, no
 cache on either side: IGNORE_BEAM_CACHE=1, CACHELEVEL=0; the search and the final compile), and
-ours_best_ms / tinygrad_best_ms: the kernel each search found, timed by the same harness
-(tinygrad's _time_program on args_from_ast's buffers, one warm-up run, then the median of
-BENCH_SEARCH_REPS runs, default 10).
+ours_best_ms / tinygrad_best_ms: the kernel each search found, both timed by one runner, our runtime's
+CPU device (tgrt_program_launch: a kernel's core_id lanes in parallel on the device's threads, as DEV=CPU:MLIR
+runs them); ours_seq_ms / tinygrad_seq_ms: both timed by tinygrad's CPUProgram, which calls the lanes one after
+another (as DEV=CPU runs every kernel at a9069c17). One warm-up run, then the median of BENCH_SEARCH_REPS runs
+(default 10), on args_from_ast's buffers written once with the same byte. Each side's search timed its
+candidates with its own runner, so tinygrad's kernel was chosen for sequential lanes: the parallel column gives
+it the lanes it never had (the ratio there is conservative for us), the sequential one denies ours the lanes
+our search chose for.
 Both sides use NUM_CPU_THREADS=2 and tinygrad's default PARALLEL for its compile workers.
 Environment: TINYGRAD_SRC (required), BENCH_SEARCH_KERNELS (comma list of kernel ids to run).
 """
@@ -39,6 +44,33 @@ def resnet_convs(Tensor):
     }
 
 
+def time_found(prg, bufs, var_vals, reps):
+    """The found kernel `prg` (a PROGRAM) timed by both runners, each after one warm-up run: {"best_ms": median
+    with its lanes in parallel (our runtime's CPU device), "seq_ms": median with its lanes one after another
+    (tinygrad's CPUProgram)}. Both runners run the same ELF object; the output buffers must agree bitwise."""
+    from tinygrad import Device
+    from tinygrad_mlir.cpu_program import RuntimeCPUProgram
+    dev = Device["CPU"]
+    tinygrads = getattr(dev.runtime_t, "tinygrads", dev.runtime_t)  # DEV=CPU:MLIR wraps it (cpu_program.install)
+    obj = prg.to_elf()
+    args = [bufs[i]._buf for i in prg.arg.globals]
+    kw = {"global_size": tuple(prg.arg.global_size), "local_size": (1, 1, 1), "vals": prg.arg.vals(var_vals), "wait": True}
+    out, outs = {}, []
+    for key, runner in (("best_ms", RuntimeCPUProgram(dev, obj)), ("seq_ms", tinygrads(dev, obj))):
+        # Every buffer written before each runner's runs, the same byte (0x3f: f32 0.747) on both sides and
+        # for both runners: an allocation never written reads as zeros, and where an allocator hands out
+        # private anonymous memory (ours, on huge pages) those reads all hit one shared zero page, i.e. the
+        # cache; and a kernel may read what it writes.
+        for b in bufs:
+            b.allocator._copyin(b._buf, memoryview(bytearray(b"\x3f") * b.nbytes))
+        runner(*args, **kw)
+        outs.append([bytes(bufs[i].as_memoryview()) for i in prg.arg.outs])
+        out[key] = statistics.median(runner(*args, **kw) for _ in range(reps)) * 1e3
+    if outs[0] != outs[1]:
+        raise RuntimeError(f"{prg.src[0].arg.name}: the two runners' outputs differ")
+    return out
+
+
 def one_side(side):
     sys.path.insert(0, os.path.join(ROOT, "bench", "kernels"))
     from dataclasses import replace
@@ -47,7 +79,7 @@ def one_side(side):
     from tinygrad.helpers import Context
     import tinygrad.codegen as cg
     from tinygrad.codegen.opt.postrange import args_from_ast
-    from tinygrad.codegen.opt.search import _time_program, _ensure_buffer_alloc
+    from tinygrad.codegen.opt.search import _ensure_buffer_alloc
     from export_kernels import programs
     ren = Device["CPU"].renderer
     reps = int(os.environ.get("BENCH_SEARCH_REPS", "10"))
@@ -74,16 +106,8 @@ def one_side(side):
                 search_s = time.perf_counter() - t0
             rawbufs, var_vals = args_from_ast(ast, "CPU")
             bufs = _ensure_buffer_alloc(rawbufs)
-            # Every buffer written once before timing: an allocation never written reads as zeros, and
-            # where a side's allocator hands out private anonymous memory (ours, on huge pages) those
-            # reads all hit the kernel's one shared zero page, i.e. the cache, while tinygrad's shared
-            # mappings get real pages. The same byte (0x3f: f32 0.747) on both sides.
-            for b in bufs:
-                b.allocator._copyin(b._buf, memoryview(bytearray(b"\x3f") * b.nbytes))
-            _time_program(prg, var_vals, bufs, allow_test_size=False, cnt=1)  # warm-up: first touch of the buffers
-            tms = _time_program(prg, var_vals, bufs, allow_test_size=False, cnt=reps)
-            print("RESULT " + json.dumps({"id": kid, "description": desc, "search_s": search_s,
-                                          "best_ms": statistics.median(tms) * 1e3,
+            times = time_found(prg, bufs, var_vals, reps)
+            print("RESULT " + json.dumps({"id": kid, "description": desc, "search_s": search_s, **times,
                                           "opts": [repr(o) for o in prg.src[0].arg.applied_opts]}), flush=True)
 
 
@@ -107,17 +131,19 @@ def main():
     if tg is None:
         return 0
     ours, theirs = run_side("ours", tg), run_side("tinygrad", tg)
-    out = {"beam": 2, "threads": 2, "kernels": {}}
-    print(f"{'kernel':<28} {'ours s':>8} {'tg s':>8} {'ours ms':>9} {'tg ms':>9} {'search x':>8} {'best x':>7}")
+    out = {"beam": 2, "threads": 2, "best_runner": "our runtime's CPU device, lanes in parallel, both sides",
+           "seq_runner": "tinygrad's CPUProgram, lanes one after another, both sides", "kernels": {}}
+    print(f"{'kernel':<28} {'ours s':>8} {'tg s':>8} {'ours ms':>9} {'tg ms':>9} {'search x':>8} {'best x':>7} {'seq x':>7}")
     for kid, o in ours.items():
         t = theirs.get(kid)
         if t is None:
             continue
         out["kernels"][kid] = {"description": o["description"], "ours_search_s": o["search_s"],
                                "tinygrad_search_s": t["search_s"], "ours_best_ms": o["best_ms"],
-                               "tinygrad_best_ms": t["best_ms"], "ours_opts": o["opts"], "tinygrad_opts": t["opts"]}
+                               "tinygrad_best_ms": t["best_ms"], "ours_seq_ms": o["seq_ms"],
+                               "tinygrad_seq_ms": t["seq_ms"], "ours_opts": o["opts"], "tinygrad_opts": t["opts"]}
         print(f"{kid:<28} {o['search_s']:8.2f} {t['search_s']:8.2f} {o['best_ms']:9.3f} {t['best_ms']:9.3f} "
-              f"{t['search_s'] / o['search_s']:8.2f} {t['best_ms'] / o['best_ms']:7.2f}")
+              f"{t['search_s'] / o['search_s']:8.2f} {t['best_ms'] / o['best_ms']:7.2f} {t['seq_ms'] / o['seq_ms']:7.2f}")
     os.makedirs(os.path.join(build, "bench"), exist_ok=True)
     path = os.path.join(build, "bench", "search.json")
     with open(path, "w") as f:
