@@ -7,75 +7,19 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Target/TargetDescription.h"
+#include "tinygrad/Target/HostCache.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 #include <unistd.h>
 
 using namespace mlir::tinygrad;
 
 namespace {
-
-/// One instance of the data or unified cache at `level` as the CPU's
-/// deterministic cache parameters describe it (cpuid leaf 4 on Intel,
-/// 0x8000001D on AMD with TOPOEXT); 0 where the CPU, or a hypervisor that
-/// leaves the leaves empty, does not say.
-uint64_t cpuidCacheBytes(int level) {
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned a, b, c, d;
-  if (!__get_cpuid(0, &a, &b, &c, &d))
-    return 0;
-  bool intel = b == 0x756e6547;                  // "GenuineIntel"
-  bool amd = b == 0x68747541 || b == 0x6f677948; // "AuthenticAMD", "HygonGenuine"
-  unsigned leaf = intel ? 4 : 0x8000001D;
-  if (amd && !(__get_cpuid(0x80000001, &a, &b, &c, &d) && (c >> 22 & 1)))
-    return 0;
-  if ((!intel && !amd) || leaf > __get_cpuid_max(leaf & 0x80000000, nullptr))
-    return 0;
-  for (unsigned i = 0; i < 16; ++i) {
-    __cpuid_count(leaf, i, a, b, c, d);
-    unsigned type = a & 31;
-    if (type == 0)
-      break;
-    if (type == 2 || (int)(a >> 5 & 7) != level)
-      continue;
-    uint64_t ways = (b >> 22) + 1, partitions = (b >> 12 & 0x3ff) + 1, line = (b & 0xfff) + 1, sets = (uint64_t)c + 1;
-    return ways * partitions * line * sets;
-  }
-#else
-  (void)level;
-#endif
-  return 0;
-}
-
-/// One instance of the cache at `level` (what the cores sharing it hold):
-/// as Linux's sysfs describes cpu0's, else as cpuid's deterministic cache
-/// parameters do (0: unknown).
-uint64_t hostCacheBytes(int level) {
-  for (int i = 0; i < 8; ++i) {
-    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
-    int l = 0;
-    std::string type, size;
-    if (!(lv >> l) || !(ty >> type) || !(sz >> size))
-      break;
-    if (l != level || type == "Instruction" || size.empty())
-      continue;
-    uint64_t n = std::strtoull(size.c_str(), nullptr, 10);
-    char unit = size.back();
-    return unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : n;
-  }
-  return cpuidCacheBytes(level);
-}
 
 void setDTypes(TargetDescription &t, std::initializer_list<DType> dts) {
   t.dtypes.reset();
@@ -118,7 +62,7 @@ TargetDescription TargetDescription::host(unsigned threads) {
     if (f.lookup("avx512f"))
       t.vectorBytes = 64, t.vectorRegs = 32;
     // A core's L2 as the C library reports it where neither source says.
-    uint64_t l2 = hostCacheBytes(2);
+    uint64_t l2 = host_cache::hostBytes(2);
     if (!l2) {
       long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
       l2 = v > 0 ? (uint64_t)v : 0;
@@ -130,7 +74,7 @@ TargetDescription TargetDescription::host(unsigned threads) {
     // EPYC whose complexes share 32 MB each, 508 MB on a 2-vCPU Zen 5 guest
     // whose hypervisor hides sysfs' cache topology and leaf 0x8000001D), so
     // such a host keeps the default.
-    if (uint64_t l3 = hostCacheBytes(3))
+    if (uint64_t l3 = host_cache::hostBytes(3))
       t.lastCacheBytes = l3;
     // tinygrad's ClangRenderer: every dtype but the fp8s (emulated at half).
     setDTypes(t, {DType::Bool, DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32,
