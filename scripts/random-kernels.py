@@ -12,8 +12,8 @@ Run with tinygrad (commit a9069c17) importable and DEV=CPU:MLIR, e.g.
   cd ../tinygrad && DEV=CPU:MLIR PARALLEL=0 PYTHONPATH=../main/python:. /usr/bin/python3 \\
       ../main/scripts/random-kernels.py --programs 200 --seed 1
 Prints one line per failing program and a closing `random-kernels: N programs, K kernels checked,
-M mismatched, R rejected, F failed, U undefined in tinygrad's C, S skipped`; exits 1 if M, R or F is
-non-zero. Failing programs are then rerun with tinygrad's own opts (TG_OPTS=tinygrad): one that
+C unchecked, M mismatched, R rejected, F failed, U undefined in tinygrad's C, S skipped`; exits 1 if C,
+M, R or F is non-zero. Failing programs are then rerun with tinygrad's own opts (TG_OPTS=tinygrad): one that
 matches there differs only in the order our heuristic sums floats in (split accumulators, cache
 blocks), which the last line lists.
 
@@ -35,12 +35,17 @@ Outcomes, per program:
               (a second oracle) is reported beside it. Not a failure; a value of ours that breaks
               the rule, or differs where C defines the cast, is a mismatch
   skipped     tinygrad itself raised for the program (e.g. a dtype it cannot cast): not ours
+  unchecked   a kernel of ours ran but tinygrad could not build its own program to compare with
+              (TINYGRAD_MLIR_LOG says why): a failure, since nothing vouches for the values. tinygrad's
+              C goes through $CC, by default clang-22 where installed: Debian's `clang` (14) rejects
+              the __bf16 of every bfloat16 kernel
 """
 import argparse
 import math
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +54,7 @@ import traceback
 os.environ.setdefault("TINYGRAD_MLIR_CHECK", "1")
 os.environ.setdefault("PARALLEL", "0")
 os.environ.setdefault("DEV", "CPU:MLIR")
+os.environ.setdefault("CC", "clang-22" if shutil.which("clang-22") else "clang")
 
 import numpy as np  # noqa: E402
 from tinygrad import Tensor, Variable, dtypes  # noqa: E402
@@ -499,7 +505,7 @@ def main():
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
-    ub_before = Ctx.ub["programs"]
+    ub_before, unchecked_before = Ctx.ub["programs"], hook.stats["unchecked"]
     steps, raised, replayed = [], None, None
     Ctx.inputs = []
     try:
@@ -543,11 +549,15 @@ def main():
       failed.append(i)
       print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['mismatched'] - before[0]} mismatched, "
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
+    elif hook.stats["unchecked"] != unchecked_before:  # not for the reruns below: they would be unchecked again
+      bad += 1
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {hook.stats['unchecked'] - unchecked_before} kernels "
+            "UNCHECKED: tinygrad could not build its own program (TINYGRAD_MLIR_LOG=1 says why)", flush=True)
     elif Ctx.ub["programs"] != ub_before:
       print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
             "is undefined (above)", flush=True)
   s, ub = hook.stats, Ctx.ub
-  print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['mismatched']} mismatched, "
+  print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked']} unchecked, {s['mismatched']} mismatched, "
         f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
         f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
         (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "

@@ -388,6 +388,23 @@ class TestErrorsAndFallback(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertIn("MATCH: 3/3 values", r.stdout, r.stdout + r.stderr)
 
+    def test_check_mode_checks_every_kernel_of_a_parallel_compile(self):
+        # PARALLEL=2 compiles a schedule's kernels on helper threads, and tinygrad's reference build beside
+        # each goes through its disk cache, whose SQLite connection belongs to the thread that opened it:
+        # kernels compiled off that thread went unchecked. Every kernel here must be compared.
+        p = run_py(textwrap.dedent("""
+            import json, tinygrad_mlir.tinygrad as h
+            from tinygrad import Tensor
+            a, b = Tensor.arange(64).float().reshape(8, 8).contiguous().realize(), Tensor.ones(8, 8).contiguous().realize()
+            outs = [(a * 2 + b).exp2(), (a @ b).relu(), a.sum(1).sqrt(), (a - b).max(0), a.softmax(1)]
+            Tensor.realize(*outs)
+            print("RESULT " + json.dumps({k: h.stats[k] for k in ("compiled", "checked", "unchecked", "mismatched")}))
+            """), "CPU:MLIR", {"TINYGRAD_MLIR_CHECK": "1", "PARALLEL": "2", "CACHELEVEL": "1",
+                                 "CACHEDB": os.path.join(self.tmp.name, "cache.db")})
+        r = result_of(p)
+        self.assertGreaterEqual(r["compiled"], 3, p.stderr)
+        self.assertEqual((r["checked"], r["unchecked"], r["mismatched"]), (r["compiled"], 0, 0), p.stderr)
+
     def test_dev_cpu_is_untouched(self):
         # importing the hook changes nothing for tinygrad's own renderer
         p = run_py("import tinygrad_mlir.tinygrad\n" + ADD, "CPU", {"TINYGRAD_MLIR_COMPILE": self.fake})
@@ -469,8 +486,8 @@ class TestRandomKernels(unittest.TestCase):
         p = run_py([PY, script, *mode, "--programs", str(n), "--seed", str(seed)], "CPU:MLIR",
                    {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
         self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
-        self.assertRegex(p.stdout, rf"random-kernels: {n} programs, [1-9][0-9]* kernels checked, 0 mismatched, 0 rejected, "
-                                   r"0 failed")
+        self.assertRegex(p.stdout, rf"random-kernels: {n} programs, [1-9][0-9]* kernels checked, 0 unchecked, 0 mismatched, "
+                                   r"0 rejected, 0 failed")
         return p.stdout
 
     def test_random_programs_match_tinygrads_kernels(self):
@@ -491,7 +508,24 @@ class TestRandomKernels(unittest.TestCase):
                     "TINYGRAD_MLIR_COMPILE": "/nonexistent/tinygrad-compile"}, cwd=TG)
         self.assertEqual(p.returncode, 1, p.stdout[-4000:] + p.stderr[-4000:])
         self.assertRegex(p.stdout, r"program 0 \(seed 7\): .*: FAILED, raised CompilerNotFound")
-        self.assertRegex(p.stdout, r"random-kernels: 3 programs, 0 kernels checked, 0 mismatched, 0 rejected, 3 failed")
+        self.assertRegex(p.stdout, r"random-kernels: 3 programs, 0 kernels checked, 0 unchecked, 0 mismatched, 0 rejected, 3 failed")
+
+    def test_a_kernel_tinygrad_cannot_build_fails_the_run(self):
+        # tinygrad's C compiler rejects bfloat16 (as Debian's clang 14 does every __bf16): our kernel runs
+        # but nothing checks it, which fails the run instead of passing with one kernel fewer checked.
+        # Program 51 of seed 101 ends in a bfloat16 kernel.
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            cc = os.path.join(tmp, "cc-no-bf16")
+            with open(cc, "w") as f:
+                f.write('#!/bin/sh\nsrc=$(cat)\ncase "$src" in *__bf16*) echo "__bf16 is not supported" >&2; exit 1;; esac\n'
+                        'printf "%s\\n" "$src" | exec clang-22 "$@"\n')
+            os.chmod(cc, 0o755)
+            p = run_py([PY, script, "--seed", "101", "--only", "51"], "CPU:MLIR",
+                       {"PARALLEL": "0", "CACHELEVEL": "0", "CC": cc}, cwd=TG)
+        self.assertEqual(p.returncode, 1, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"program 51 \(seed 101\): .*bf16.*: 1 kernels UNCHECKED")
+        self.assertRegex(p.stdout, r"random-kernels: 1 programs, 0 kernels checked, 1 unchecked, 0 mismatched")
 
     def test_edge_values_match_or_are_undefined_in_c(self):
         # NaN, inf, extremes in the inputs and casts C leaves undefined: tinygrad's values there are counted

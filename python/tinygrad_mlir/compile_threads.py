@@ -14,6 +14,7 @@ tinygrad's Python is not thread-safe (UOp's constructor looks its intern table u
 steps), so each compile's Python (exporting the AST, rebuilding the PROGRAM) runs under backend.PYTHON_LOCK,
 which backend releases only around the compiler itself.
 """
+import os
 import queue
 from concurrent.futures import ThreadPoolExecutor
 
@@ -91,7 +92,11 @@ def install(is_ours, compile_one):
     def lower_and_compile(linear):
         todo = pending(linear, is_ours)
         if todo:
-            compile_all(todo, compile_one, int(PARALLEL.value))
+            # TINYGRAD_MLIR_CHECK builds tinygrad's own program beside each of ours, through tinygrad's disk
+            # cache, whose SQLite connection only the thread that opened it may use: a helper thread's
+            # reference build raised and its kernel went unchecked. Checking compiles on the caller.
+            threads = 1 if os.environ.get("TINYGRAD_MLIR_CHECK", "") not in ("", "0") else int(PARALLEL.value)
+            compile_all(todo, compile_one, threads)
         return orig(linear)
     lower_and_compile._tinygrad_mlir = True
     _realize.lower_and_compile = lower_and_compile

@@ -50,7 +50,10 @@ Environment:
                                  launch of ours first runs tinygrad's on copies of the real
                                  buffers, then compares the outputs and reports (log; with
                                  SAVE_FAILED also the AST and the inputs as .npz) every kernel
-                                 whose results differ
+                                 whose results differ; kernels compile on the calling thread, and
+                                 one whose reference tinygrad cannot build is counted in
+                                 stats["unchecked"] (tinygrad's C needs a clang that knows __bf16
+                                 for bfloat16 kernels: CC=clang-22)
   TINYGRAD_MLIR_CHECK=exact      the same, floats compared bit for bit (NaNs as NaNs) instead of
                                  within 1e-5 (1e-2 at 16 bits)
   TINYGRAD_MLIR_BEAM=ours|tinygrad  whose search runs for BEAM=N (default ours: tgc_beam_search, our
@@ -108,7 +111,7 @@ class MLIRRenderer(ClangRenderer):
 
 
 stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0,
-         "transport": None}
+         "unchecked": 0, "transport": None}
 # TINYGRAD_MLIR_CHECK: the latest compared launch, {"label": ..., "outputs": {slot: (ours, tinygrad's)}} (numpy
 # arrays), for callers that classify a mismatch themselves (scripts/random-kernels.py: tinygrad's C undefined)
 last_check = {}
@@ -237,6 +240,7 @@ def register_check(ast, renderer, prg, name, ast_json):
     try:
         ref = _original_do_to_program(ast, ClangRenderer(dataclasses.replace(renderer.target, renderer="CLANG")))
     except Exception as e:
+        stats["unchecked"] += 1  # compiled, run, but compared with nothing: callers report it
         _log(f"CHECK unavailable for {label}: tinygrad's codegen failed: {type(e).__name__}: {e}")
         return prg
     dts = {u.arg.slot: getattr(u.dtype, "base", u.dtype) for u in ast.toposort()
