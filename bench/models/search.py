@@ -4,18 +4,22 @@ beam_search with its own compiler (DEV=CPU), on the realistic bench kernels (ben
 programs) and ResNet-18's convolution classes at batch 1.
 
         search.py BUILD_DIR              both sides, writes BUILD_DIR/bench/search.json
-        search.py --side ours|tinygrad   one side in this process (the caller sets DEV): JSON lines
+        search.py --side ours|tinygrad   one side's searches in this process (the caller sets DEV): JSON
+                                         lines, each found kernel saved to BENCH_SEARCH_FOUND/<side>/
+        search.py --compare              both sides' found kernels timed in this one process (DEV=CPU)
 
 Per kernel: ours_search_s / tinygrad_search_s (do_to_program of the AST with KernelInfo.beam=2, no
-cache on either side: IGNORE_BEAM_CACHE=1, CACHELEVEL=0; the search and the final compile), and
-ours_best_ms / tinygrad_best_ms: the kernel each search found, both timed by one runner, our runtime's
-CPU device (tgrt_program_launch: a kernel's core_id lanes in parallel on the device's threads, as DEV=CPU:MLIR
-runs them); ours_seq_ms / tinygrad_seq_ms: both timed by tinygrad's CPUProgram, which calls the lanes one after
-another (as DEV=CPU runs every kernel at a9069c17). One warm-up run, then the median of BENCH_SEARCH_REPS runs
-(default 10), on args_from_ast's buffers written once with the same byte. Each side's search timed its
-candidates with its own runner, so tinygrad's kernel was chosen for sequential lanes: the parallel column gives
-it the lanes it never had (the ratio there is conservative for us), the sequential one denies ours the lanes
-our search chose for.
+cache on either side: IGNORE_BEAM_CACHE=1, CACHELEVEL=0; the search and the final compile), and the
+two found kernels' times, measured in one third process on the same buffers (args_from_ast's, written
+once with the same byte), one launch of ours then one of tinygrad's, BENCH_SEARCH_REPS times (default
+20) after a warm-up launch of each, medians: ours_best_ms / tinygrad_best_ms by our runtime's CPU device
+(tgrt_program_launch: a kernel's core_id lanes in parallel on the device's threads, as DEV=CPU:MLIR
+runs them), ours_seq_ms / tinygrad_seq_ms by tinygrad's CPUProgram (the lanes one after another, as
+DEV=CPU runs every kernel at a9069c17). Separate processes per side read the same memory-bound kernel
+up to 1.5x apart (which pages, what the caches hold); interleaving gives both the same state. Each
+side's search timed its candidates with its own runner, so tinygrad's kernel was chosen for sequential
+lanes: the parallel column gives it lanes it never had (conservative for us), the sequential one
+denies ours the lanes our search chose. The two kernels' outputs must agree (1e-3).
 Both sides use NUM_CPU_THREADS=2 and tinygrad's default PARALLEL for its compile workers.
 Environment: TINYGRAD_SRC (required), BENCH_SEARCH_KERNELS (comma list of kernel ids to run).
 """
@@ -24,6 +28,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from harness import ROOT, PY, side_env, tinygrad_checkout
@@ -44,31 +49,50 @@ def resnet_convs(Tensor):
     }
 
 
-def time_found(prg, bufs, var_vals, reps):
-    """The found kernel `prg` (a PROGRAM) timed by both runners, each after one warm-up run: {"best_ms": median
-    with its lanes in parallel (our runtime's CPU device), "seq_ms": median with its lanes one after another
-    (tinygrad's CPUProgram)}. Both runners run the same ELF object; the output buffers must agree bitwise."""
+def compare(found, reps):
+    """Both sides' found kernels (pickled by one_side under `found`), timed interleaved in this process by
+    each runner: RESULT lines {"id", "ours_best_ms", "tinygrad_best_ms", "ours_seq_ms", "tinygrad_seq_ms"}."""
+    import pickle
+    import numpy as np
     from tinygrad import Device
+    from tinygrad.dtype import _to_np_dtype
+    from tinygrad.codegen.opt.postrange import args_from_ast
+    from tinygrad.codegen.opt.search import _ensure_buffer_alloc
     from tinygrad_mlir.cpu_program import RuntimeCPUProgram
     dev = Device["CPU"]
-    tinygrads = getattr(dev.runtime_t, "tinygrads", dev.runtime_t)  # DEV=CPU:MLIR wraps it (cpu_program.install)
-    obj = prg.to_elf()
-    args = [bufs[i]._buf for i in prg.arg.globals]
-    kw = {"global_size": tuple(prg.arg.global_size), "local_size": (1, 1, 1), "vals": prg.arg.vals(var_vals), "wait": True}
-    out, outs = {}, []
-    for key, runner in (("best_ms", RuntimeCPUProgram(dev, obj)), ("seq_ms", tinygrads(dev, obj))):
-        # Every buffer written before each runner's runs, the same byte (0x3f: f32 0.747) on both sides and
-        # for both runners: an allocation never written reads as zeros, and where an allocator hands out
-        # private anonymous memory (ours, on huge pages) those reads all hit one shared zero page, i.e. the
-        # cache; and a kernel may read what it writes.
-        for b in bufs:
-            b.allocator._copyin(b._buf, memoryview(bytearray(b"\x3f") * b.nbytes))
-        runner(*args, **kw)
-        outs.append([bytes(bufs[i].as_memoryview()) for i in prg.arg.outs])
-        out[key] = statistics.median(runner(*args, **kw) for _ in range(reps)) * 1e3
-    if outs[0] != outs[1]:
-        raise RuntimeError(f"{prg.src[0].arg.name}: the two runners' outputs differ")
-    return out
+    kids = sorted(f[:-4] for f in os.listdir(os.path.join(found, "ours")) if f.endswith(".pkl"))
+    for kid in kids:
+        if not os.path.exists(os.path.join(found, "tinygrad", kid + ".pkl")):
+            continue
+        k = {}
+        for side in ("ours", "tinygrad"):
+            with open(os.path.join(found, side, kid + ".pkl"), "rb") as f:
+                k[side] = pickle.load(f)
+        rawbufs, _ = args_from_ast(k["ours"]["ast"], "CPU")
+        bufs = _ensure_buffer_alloc(rawbufs)
+        out = {"id": kid}
+        for col, runner in (("best_ms", RuntimeCPUProgram), ("seq_ms", dev.runtime_t)):
+            # Every buffer written first, the same byte (0x3f: f32 0.747) for both kernels: an allocation
+            # never written reads as zeros, all from one shared zero page (i.e. the cache) where it is
+            # private anonymous memory.
+            for b in bufs:
+                b.allocator._copyin(b._buf, memoryview(bytearray(b"\x3f") * b.nbytes))
+            launch, outs, tms = {}, {}, {"ours": [], "tinygrad": []}
+            for side, f in k.items():
+                rt, args = runner(dev, f["obj"]), [bufs[i]._buf for i in f["globals"]]
+                launch[side] = lambda rt=rt, args=args, f=f: rt(*args, global_size=f["global_size"], local_size=(1, 1, 1),
+                                                                 vals=f["vals"], wait=True)
+                launch[side]()  # warm-up, and its outputs for the check below
+                outs[side] = [np.frombuffer(bytes(bufs[i].as_memoryview()), _to_np_dtype(bufs[i].dtype)) for i in f["outs"]]
+            for a, b in zip(outs["ours"], outs["tinygrad"]):
+                if not np.allclose(a, b, rtol=1e-3, atol=1e-3, equal_nan=True):
+                    raise RuntimeError(f"{kid}: the two found kernels' outputs differ")
+            for _ in range(reps):
+                for side in ("ours", "tinygrad"):
+                    tms[side].append(launch[side]())
+            for side in ("ours", "tinygrad"):
+                out[f"{side}_{col}"] = statistics.median(tms[side]) * 1e3
+        print("RESULT " + json.dumps(out), flush=True)
 
 
 def one_side(side):
@@ -79,10 +103,11 @@ def one_side(side):
     from tinygrad.helpers import Context
     import tinygrad.codegen as cg
     from tinygrad.codegen.opt.postrange import args_from_ast
-    from tinygrad.codegen.opt.search import _ensure_buffer_alloc
     from export_kernels import programs
+    import pickle
     ren = Device["CPU"].renderer
-    reps = int(os.environ.get("BENCH_SEARCH_REPS", "10"))
+    found = os.path.join(os.environ["BENCH_SEARCH_FOUND"], side)
+    os.makedirs(found, exist_ok=True)
     only = [k for k in os.environ.get("BENCH_SEARCH_KERNELS", "").split(",") if k]
 
     def kernels_of(t):
@@ -104,18 +129,20 @@ def one_side(side):
                 t0 = time.perf_counter()
                 prg = cg.do_to_program(ast_b, ren)
                 search_s = time.perf_counter() - t0
-            rawbufs, var_vals = args_from_ast(ast, "CPU")
-            bufs = _ensure_buffer_alloc(rawbufs)
-            times = time_found(prg, bufs, var_vals, reps)
-            print("RESULT " + json.dumps({"id": kid, "description": desc, "search_s": search_s, **times,
+            _, var_vals = args_from_ast(ast, "CPU")
+            with open(os.path.join(found, kid + ".pkl"), "wb") as f:
+                pickle.dump({"ast": ast, "obj": prg.to_elf(), "globals": list(prg.arg.globals), "outs": list(prg.arg.outs),
+                             "global_size": tuple(prg.arg.global_size), "vals": prg.arg.vals(var_vals)}, f)
+            print("RESULT " + json.dumps({"id": kid, "description": desc, "search_s": search_s,
                                           "opts": [repr(o) for o in prg.src[0].arg.applied_opts]}), flush=True)
 
 
-def run_side(side, tg):
-    # The found kernels are timed in tinygrad's allocator's memory on both sides (our renderer's huge-page
-    # buffers off, python/tinygrad_mlir/cpu_memory.py): the ratio is the kernels', not the page size's.
-    env = side_env(side, 2, tg, BUILD, IGNORE_BEAM_CACHE="1", TINYGRAD_MLIR_HUGE_PAGES="0")
-    p = subprocess.run([PY, os.path.abspath(__file__), "--side", side], env=env, cwd=tg, capture_output=True, text=True)
+def run_side(side, tg, found, mode=None):
+    """One process: `side`'s searches (mode --side), or the comparison of the found kernels (--compare, on
+    DEV=CPU: tinygrad's allocator for every buffer, so the ratio is the kernels' and not the page size's)."""
+    env = side_env(side, 2, tg, BUILD, IGNORE_BEAM_CACHE="1", BENCH_SEARCH_FOUND=found)
+    p = subprocess.run([PY, os.path.abspath(__file__), *(mode or ["--side", side])], env=env, cwd=tg,
+                       capture_output=True, text=True)
     rows = [json.loads(ln[len("RESULT "):]) for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
     if p.returncode != 0:
         raise RuntimeError(f"search {side} failed (rc {p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
@@ -125,25 +152,29 @@ def run_side(side, tg):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--side":
         return one_side(sys.argv[2])
+    if len(sys.argv) == 2 and sys.argv[1] == "--compare":
+        return compare(os.environ["BENCH_SEARCH_FOUND"], int(os.environ.get("BENCH_SEARCH_REPS", "20")))
     global BUILD
     build = BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
     tg = tinygrad_checkout("the BEAM comparison")
     if tg is None:
         return 0
-    ours, theirs = run_side("ours", tg), run_side("tinygrad", tg)
+    with tempfile.TemporaryDirectory() as found:
+        ours, theirs = run_side("ours", tg, found), run_side("tinygrad", tg, found)
+        times = run_side("tinygrad", tg, found, ["--compare"])
     out = {"beam": 2, "threads": 2, "best_runner": "our runtime's CPU device, lanes in parallel, both sides",
            "seq_runner": "tinygrad's CPUProgram, lanes one after another, both sides", "kernels": {}}
     print(f"{'kernel':<28} {'ours s':>8} {'tg s':>8} {'ours ms':>9} {'tg ms':>9} {'search x':>8} {'best x':>7} {'seq x':>7}")
     for kid, o in ours.items():
-        t = theirs.get(kid)
-        if t is None:
+        t, m = theirs.get(kid), times.get(kid)
+        if t is None or m is None:
             continue
         out["kernels"][kid] = {"description": o["description"], "ours_search_s": o["search_s"],
-                               "tinygrad_search_s": t["search_s"], "ours_best_ms": o["best_ms"],
-                               "tinygrad_best_ms": t["best_ms"], "ours_seq_ms": o["seq_ms"],
-                               "tinygrad_seq_ms": t["seq_ms"], "ours_opts": o["opts"], "tinygrad_opts": t["opts"]}
-        print(f"{kid:<28} {o['search_s']:8.2f} {t['search_s']:8.2f} {o['best_ms']:9.3f} {t['best_ms']:9.3f} "
-              f"{t['search_s'] / o['search_s']:8.2f} {t['best_ms'] / o['best_ms']:7.2f} {t['seq_ms'] / o['seq_ms']:7.2f}")
+                               "tinygrad_search_s": t["search_s"], **{k: v for k, v in m.items() if k != "id"},
+                               "ours_opts": o["opts"], "tinygrad_opts": t["opts"]}
+        print(f"{kid:<28} {o['search_s']:8.2f} {t['search_s']:8.2f} {m['ours_best_ms']:9.3f} {m['tinygrad_best_ms']:9.3f} "
+              f"{t['search_s'] / o['search_s']:8.2f} {m['tinygrad_best_ms'] / m['ours_best_ms']:7.2f} "
+              f"{m['tinygrad_seq_ms'] / m['ours_seq_ms']:7.2f}")
     os.makedirs(os.path.join(build, "bench"), exist_ok=True)
     path = os.path.join(build, "bench", "search.json")
     with open(path, "w") as f:
