@@ -382,7 +382,18 @@ FailureOr<KernelSignature> Emitter::finishKernel(UOpRef sink, ArrayRef<UOpRef> b
   // (strided, unmasked loads of a 6x6 window) ran 2.2x tinygrad as our
   // vectors and 0.83x scalarized.
   bool gathersOnly = scalarizeIfGathersOnly && vectorAccesses == 0 && gatedGathers > 0;
-  if (!gpu() && (scalarize || gathersOnly) && !fn.walk([](Operation *op) {
+  // Nor a large kernel without lanes (opts that give no axis vectors:
+  // tinygrad's own for some kernels, BEAM's candidates that only thread
+  // or unroll by loops): the kept-loops pipeline has no loop vectorizer,
+  // so its loops stayed scalar where clang -O2 widens tinygrad's C
+  // (softmax 4096x1024's exp-and-divide kernel under THREAD alone: 33 ms,
+  // tinygrad's C 1.4 ms). Given O2, as tinygrad's C is.
+  bool noLanes = scalarizeIfGathersOnly && !fn.walk([](Operation *op) {
+                                              return llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>)
+                                                         ? WalkResult::interrupt()
+                                                         : WalkResult::advance();
+                                            }).wasInterrupted();
+  if (!gpu() && (scalarize || gathersOnly || noLanes) && !fn.walk([](Operation *op) {
                        return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
                                                                                   : WalkResult::advance();
                      }).wasInterrupted())
