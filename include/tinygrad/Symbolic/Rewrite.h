@@ -70,8 +70,11 @@ const PatternMatcher &commutative();
 const PatternMatcher &simplifyValid();
 /// pm_cast_weak, and `sym + pm_cast_weak` (what tinygrad's symbolic tests run).
 const PatternMatcher &castWeak();
-/// pm_commit_weak for literals: a weak CONST source of a concrete Binary or
-/// Ternary node (or STORE value) becomes a CONST of that width.
+/// pm_commit_weak for literals and float expressions: a weak CONST source of
+/// a concrete Binary or Ternary node (or STORE value) becomes a CONST of that
+/// width, a weakfloat expression source a CAST to it, which pm_cast_weak's
+/// weakfloat rule (included) pushes into the expression (weakint
+/// expressions are left to the emitter's index dtypes).
 const PatternMatcher &commitWeak();
 /// The rule of pm_simplify_add_image that applies without images:
 /// float.cast(half).cast(float) -> float.

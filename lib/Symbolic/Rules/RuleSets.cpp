@@ -58,7 +58,11 @@ const PatternMatcher &sym::castWeak() {
 }
 
 const PatternMatcher &sym::commitWeak() {
-  static const PatternMatcher pm(commitWeakRules());
+  static const PatternMatcher pm = [] {
+    PatternMatcher m(commitWeakRules());
+    m += PatternMatcher(castWeakFloatRules());
+    return m;
+  }();
   return pm;
 }
 

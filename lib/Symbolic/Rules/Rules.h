@@ -32,7 +32,8 @@ std::vector<pat::Rule> symRules();              ///< the extra rules of `sym`
 std::vector<pat::Rule> cleanUpGroupSinkRules(); ///< pm_clean_up_group_sink
 std::vector<pat::Rule> moveWhereOnLoadRules();  ///< pm_move_where_on_load
 std::vector<pat::Rule> castWeakRules();   ///< pm_cast_weak
-std::vector<pat::Rule> commitWeakRules(); ///< pm_commit_weak, for weak CONST sources
+std::vector<pat::Rule> commitWeakRules(); ///< pm_commit_weak: weak CONST and weakfloat sources
+std::vector<pat::Rule> castWeakFloatRules(); ///< pm_cast_weak on weakfloat expressions
 std::vector<pat::Rule> indexingSimplifyRules(); ///< indexing_simplify (codegen/late/coalesce.py)
 std::vector<pat::Rule> simplifyAddImageCastRules(); ///< pm_simplify_add_image's cast rule (coalesce.py)
 std::vector<pat::Rule> dropAndClausesRules();  ///< pm_drop_and_clauses

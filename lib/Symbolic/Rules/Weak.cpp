@@ -48,21 +48,33 @@ UOpRef castWeakSrcs(pat::Match &m) {
   return committed ? py::cast(m.ctx, committed, c->dtype) : nullptr;
 }
 
-/// commit_weak_srcs(u), for the weak CONST sources: a literal in a concrete
-/// node takes the node's width (a float64 op's 1/ln2 stays a double, a half
-/// op's 0.1 rounds to half) instead of the default_float it would lower to.
-/// A weak non-CONST source keeps its edge: emission converts it there, the
-/// same value as tinygrad's cast.
+/// A source commit_weak_srcs commits here: a weak literal, or a weakfloat
+/// expression (CAST to the node's float width, which the float cast_weak
+/// below pushes into the expression). A weakint expression keeps its edge:
+/// the index dtypes are the emitter's.
+bool committedSource(UOpRef s) {
+  if (s->op == Op::CONST)
+    return isWeak(s->dtype) && !s->val().isInvalid();
+  return s->dtype == DType::WeakFloat;
+}
+
+/// commit_weak_srcs(u): a literal in a concrete node takes the node's width
+/// (a float64 op's 1/ln2 stays a double, a half op's 0.1 rounds to half)
+/// instead of the default_float it would lower to, and a weakfloat
+/// expression is cast to it, so that cast_weak computes it at that width,
+/// never narrower than float32: a float64 max of tanh(int) computes the
+/// tanh in double, as tinygrad's C does (computed at float32 and converted,
+/// its low bits were zeros). A weakint expression keeps its edge.
 UOpRef commitWeakConstSrcs(pat::Match &m) {
   const char *R = "commit_weak_srcs";
   UOpRef u = m[n::u];
-  bool anyWeakConst = false;
+  bool anyCommitted = false;
   llvm::SmallVector<DType, 3> dts;
-  for (UOpRef s : u->src) {
-    anyWeakConst |= s->op == Op::CONST && isWeak(s->dtype) && !s->val().isInvalid();
+  for (auto [i, s] : llvm::enumerate(u->src)) {
+    anyCommitted |= committedSource(s) && !(u->op == Op::WHERE && i == 0);
     dts.push_back(s->dtype);
   }
-  if (!anyWeakConst)
+  if (!anyCommitted)
     return nullptr;
   // WHERE's condition is no part of the width (bool joins nothing).
   if (u->op == Op::WHERE)
@@ -74,8 +86,8 @@ UOpRef commitWeakConstSrcs(pat::Match &m) {
     return nullptr;
   llvm::SmallVector<UOpRef, 3> src;
   for (auto [i, s] : llvm::enumerate(u->src)) {
-    bool commit = s->op == Op::CONST && isWeak(s->dtype) && !s->val().isInvalid() &&
-                  !(u->op == Op::WHERE && i == 0);
+    bool commit = committedSource(s) && !(u->op == Op::WHERE && i == 0) &&
+                  (s->op == Op::CONST || isFloat(*dt));
     UOpRef c = commit ? py::commitWeak(m.ctx, s, *dt, R) : s;
     if (!c)
       return nullptr;
@@ -105,6 +117,10 @@ std::vector<pat::Rule> commitWeakRules() {
          return m.ctx.replaceSrc(u, src);
        }},
   };
+}
+
+std::vector<pat::Rule> castWeakFloatRules() {
+  return {{"cast_weak_srcs (weakfloat)", up(Op::CAST, {op(aluOps(), n::u, {DType::WeakFloat})}, n::c), castWeakSrcs}};
 }
 
 std::vector<pat::Rule> castWeakRules() {
