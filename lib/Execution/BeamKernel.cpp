@@ -441,6 +441,7 @@ public:
     if (!b)
       return b.takeError();
     applied = b->k.signature.appliedOpts;
+    heuristicHandle = kernels.size();
     return adopt(std::move(*b), applied);
   }
 
@@ -517,11 +518,24 @@ public:
                              o.runTimeoutS);
   }
 
+  /// The compile `opts` won with (beamSearch's SearchResult::opts and
+  /// ::heuristic): the heuristic's, else the candidate compiled with them
+  /// as its opts_to_apply. Null when none is (nothing was compiled).
+  CompiledKernel *winner(llvm::ArrayRef<Opt> opts, bool heuristic) {
+    if (heuristic)
+      return heuristicHandle < compiledOf.size() ? &compiledOf[heuristicHandle] : nullptr;
+    for (size_t h = 0; h < optsOf.size(); ++h)
+      if (h != heuristicHandle && llvm::ArrayRef<Opt>(optsOf[h]) == opts)
+        return &compiledOf[h];
+    return nullptr;
+  }
+
 private:
   /// A compiled candidate before it has a handle.
   struct Built {
     beam::CompiledCandidate c;
     TimedKernel k;
+    CompiledKernel full; ///< the compile's result (its object copied into `k`)
   };
 
   /// Compiles the kernel `r` with `opts` as opts_to_apply (nullopt: as
@@ -547,8 +561,9 @@ private:
     b.c.ops = k->uops.ops.value;
     b.c.uops = k->signature.linearLanes.size();
     const KernelSignature &sig = k->signature;
-    b.k = TimedKernel{sig.name, std::move(k->binary), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
+    b.k = TimedKernel{sig.name, k->binary, sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
                       sig.threads, k->format, sig, k->globalSizeFor};
+    b.full = std::move(*k);
     if (llvm::is_contained(b.k.global, -1))
       return err("the launch dims depend on a variable the search did not bind");
     return b;
@@ -558,6 +573,7 @@ private:
   beam::CompiledCandidate adopt(Built b, llvm::ArrayRef<Opt> opts) {
     b.c.handle = kernels.size();
     kernels.push_back(std::move(b.k));
+    compiledOf.push_back(std::move(b.full));
     optsOf.emplace_back(opts.begin(), opts.end());
     return b.c;
   }
@@ -629,6 +645,8 @@ public:
   }
   std::vector<TimedKernel> kernels;
   std::vector<std::vector<Opt>> optsOf;
+  std::vector<CompiledKernel> compiledOf; ///< each handle's compile, whole
+  size_t heuristicHandle = SIZE_MAX;      ///< compileHeuristic's kernel
 };
 } // namespace
 
@@ -737,6 +755,11 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
   out.searched = true;
   out.opts = out.search.opts;
   out.heuristic = out.search.heuristic;
+  // The winner's compile is the final one on the CPU (a GPU candidate's
+  // launch dims are bound to the search's variable values).
+  if (!target.isGPU() && out.search.timed > 0)
+    if (CompiledKernel *k = runner.winner(out.opts, out.heuristic))
+      out.kernel = std::move(*k);
   if (!opts.ignoreCache && out.search.timed > 0)
     cachePut(dir, std::string(path), keyText, out.opts, out.heuristic);
   return out;
