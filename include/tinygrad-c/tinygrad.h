@@ -384,6 +384,15 @@ typedef struct tgc_beam_options {
  * that does not open fails every candidate ("failures" says why). */
 TGC_API tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json);
 
+/* tgc_beam_search, and *out_kernel (tgc_kernel_destroy) the kernel its
+ * "opts" compile to, which a caller would otherwise compile next: on the
+ * CPU, when the search timed a candidate, the winning candidate's own
+ * compile (the same kernel tgc_compile_kernel_cpu gives for the AST with
+ * "opts" as its opts_to_apply, or without any where "heuristic"); NULL
+ * otherwise (cached, not searched, a GPU target). */
+TGC_API tgc_status tgc_beam_search_kernel(tgc_module *module, const tgc_beam_options *options, char **out_json,
+                                          tgc_kernel **out_kernel);
+
 /* ---- running a compiled kernel through tinygrad-rt ---------------------- */
 
 /* tgrt_program_load of the kernel's object and entry symbol (a GPU kernel:

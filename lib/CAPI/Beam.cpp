@@ -20,7 +20,9 @@ static json::Value optsValue(llvm::ArrayRef<tinygrad::opt::Opt> opts) {
   return std::move(*v);
 }
 
-extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json) {
+/// tgc_beam_search, and with `out_kernel` tgc_beam_search_kernel.
+static tgc_status beamSearch(tgc_module *module, const tgc_beam_options *options, char **out_json,
+                             tgc_kernel **out_kernel) {
   return tgc::apiCall("tgc_beam_search", [&] {
     if (!module || !out_json)
       return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_beam_search: module and out_json must not be NULL");
@@ -102,6 +104,24 @@ extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options
                      {"failures", std::move(failures)}};
     std::string text;
     llvm::raw_string_ostream(text) << json::Value(std::move(res));
-    return tgc::copyOut(text, out_json);
+    if (tgc_status st = tgc::copyOut(text, out_json); st != TGC_OK)
+      return st;
+    if (out_kernel)
+      *out_kernel = found->kernel ? tgc::kernelHandle(std::move(*found->kernel), tinygrad::TargetDescription::host(
+                                                                                     o.max_threads))
+                                  : nullptr;
+    return TGC_OK;
   });
+}
+
+extern "C" tgc_status tgc_beam_search(tgc_module *module, const tgc_beam_options *options, char **out_json) {
+  return beamSearch(module, options, out_json, nullptr);
+}
+
+extern "C" tgc_status tgc_beam_search_kernel(tgc_module *module, const tgc_beam_options *options, char **out_json,
+                                             tgc_kernel **out_kernel) {
+  if (!out_kernel)
+    return tgc::fail(TGC_INVALID_ARGUMENT, "tgc_beam_search_kernel: out_kernel must not be NULL");
+  *out_kernel = nullptr;
+  return beamSearch(module, options, out_json, out_kernel);
 }

@@ -103,6 +103,11 @@ private:
 /// otherwise. `function` names the caller in the message.
 tgc_status kernelRoot(tgc_module *module, DiagnosticCapture &diags, const char *function, mlir::Value &root);
 
+/// The handle of kernel `k`, compiled for `target`: its launch dims (a GPU
+/// kernel's as exported, the CPU's core_id over its threads), phases and
+/// variable names.
+tgc_kernel *kernelHandle(mlir::tinygrad::CompiledKernel k, const mlir::tinygrad::TargetDescription &target);
+
 /// Runs `body` and converts exceptions into a status.
 template <typename Fn> tgc_status apiCall(const char *function, Fn &&body) noexcept {
   try {

@@ -66,7 +66,24 @@ static tgc_status withKernelRoot(const char *fn, tgc_module *module, const tgc_c
   return compile(root, o, diags);
 }
 
-static tgc_kernel *finishKernel(std::unique_ptr<tgc_kernel> out) {
+tgc_kernel *tgc::kernelHandle(tinygrad::CompiledKernel k, const tinygrad::TargetDescription &t) {
+  auto out = std::make_unique<tgc_kernel>();
+  out->kernel = std::move(k);
+  out->format = static_cast<uint32_t>(out->kernel.format);
+  out->phases = out->kernel.phases.json();
+  for (int i = 0; i < 3; ++i) {
+    if (t.isGPU()) {
+      const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
+      out->globalSize[i] = g.value.value_or(-1);
+      out->globalSizeExpr[i] = g.expr;
+      out->localSize[i] = out->kernel.signature.localSize[i];
+    } else {
+      // The CPU's launch: core_id over the thread split's cores.
+      out->globalSize[i] = i == 0 ? out->kernel.signature.threads : 1;
+      out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
+    }
+    out->localSizeExpr[i] = std::to_string(out->localSize[i]);
+  }
   for (const std::string &v : out->kernel.signature.vars)
     out->varNames.push_back(v.c_str());
   for (mlir::tinygrad::DType dt : out->kernel.signature.varDTypes)
@@ -125,24 +142,7 @@ tgc_status tgc_compile_kernel(tgc_module *module, const char *target, const tgc_
       }
       if (failed(k))
         return diags.fail(TGC_COMPILE_FAILED, "cannot compile the kernel for " + t->name);
-      auto out = std::make_unique<tgc_kernel>();
-      out->kernel = std::move(*k);
-      out->format = static_cast<uint32_t>(out->kernel.format);
-      out->phases = out->kernel.phases.json();
-      for (int i = 0; i < 3; ++i) {
-        if (t->isGPU()) {
-          const tinygrad::codegen::ExportedSint &g = out->kernel.uops.globalSize[i];
-          out->globalSize[i] = g.value.value_or(-1);
-          out->globalSizeExpr[i] = g.expr;
-          out->localSize[i] = out->kernel.signature.localSize[i];
-        } else {
-          // The CPU's launch: core_id over the thread split's cores.
-          out->globalSize[i] = i == 0 ? out->kernel.signature.threads : 1;
-          out->globalSizeExpr[i] = std::to_string(out->globalSize[i]);
-        }
-        out->localSizeExpr[i] = std::to_string(out->localSize[i]);
-      }
-      *out_kernel = finishKernel(std::move(out));
+      *out_kernel = tgc::kernelHandle(std::move(*k), *t);
       return TGC_OK;
     });
   });

@@ -31,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -160,14 +161,16 @@ struct TimedKernel {
 /// range. The timing child's copy is kept across searches too (the
 /// buffers stay mapped: a search whose sizes an earlier one had does not
 /// fault its pages in again); each request names its search's device,
-/// slot sizes and variable values.
+/// slot sizes, variable values and threads (those that zero its buffers).
 struct TimingState {
   std::string deviceName = "CPU";
   std::map<int64_t, size_t> itemBytes;
   std::map<std::string, int64_t> varValues;
   tgrt_device *dev = nullptr;
   std::map<int64_t, exec::TimingBuffer> bufs;
-  uint64_t search = 0; ///< the search the buffers were last zeroed for
+  std::set<int64_t> stale; ///< slots an earlier search wrote: zeroed (what this one uses) before its first run
+  unsigned fillThreads = 1; ///< the threads that zero a search's buffers
+  uint64_t search = 0;      ///< the search the buffers were last zeroed for
   TimingState() = default;
   TimingState(const TimingState &) = delete;
   TimingState &operator=(const TimingState &) = delete;
@@ -176,6 +179,7 @@ struct TimingState {
     for (auto &kv : bufs)
       exec::freeTimingBuffer(kv.second);
     bufs.clear();
+    stale.clear();
     if (dev)
       tgrt_device_close(dev);
     dev = nullptr;
@@ -220,6 +224,7 @@ std::string encodeRequest(const TimedKernel &k, double earlyStop, unsigned count
       // JSON has no infinity: null is "no early stop"
       {"early_stop", std::isfinite(earlyStop) ? llvm::json::Value(earlyStop) : llvm::json::Value(nullptr)},
       {"count", (int64_t)count}, {"search", (int64_t)search}, {"device", st.deviceName},
+      {"fill_threads", (int64_t)st.fillThreads},
       {"item_bytes", std::move(itemBytes)}, {"var_values", std::move(varValues)}});
   uint64_t n = header.size();
   std::string req(reinterpret_cast<const char *>(&n), sizeof n);
@@ -233,8 +238,9 @@ constexpr size_t kKeptBufferBytes = size_t(512) << 20;
 
 /// Decodes `req` into `k`, the run bounds and the search's part of `st`
 /// (a request for another device starts from no device and no buffers; a
-/// request of another search zeroes the kept buffers: the last one's
-/// outputs are no inputs of this one).
+/// request of another search marks the kept buffers stale: timeKernel
+/// zeroes what this search uses of them, the last one's outputs being no
+/// inputs of this one).
 bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, unsigned &count, TimingState &st) {
   uint64_t n = 0;
   if (req.size() < sizeof n)
@@ -277,6 +283,7 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
   if (const llvm::json::Object *vv = o->getObject("var_values"))
     for (auto &kv : *vv)
       st.varValues[kv.first.str()] = kv.second.getAsInteger().value_or(0);
+  st.fillThreads = (unsigned)std::max<int64_t>(1, o->getInteger("fill_threads").value_or(1));
   uint64_t search = (uint64_t)o->getInteger("search").value_or(0);
   if (search != st.search) {
     st.search = search;
@@ -288,9 +295,9 @@ bool decodeRequest(const std::string &req, TimedKernel &k, double &earlyStop, un
         exec::freeTimingBuffer(kv.second);
       st.bufs.clear();
     }
+    st.stale.clear();
     for (auto &kv : st.bufs)
-      if (zeroFill(kv.second.buf, kv.second.bytes) != TGRT_OK)
-        return false;
+      st.stale.insert(kv.first);
   }
   return true;
 }
@@ -316,6 +323,10 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
   if (!st.dev && tgrt_device_open(st.deviceName.c_str(), nullptr, &st.dev) != TGRT_OK)
     return fail("opening the " + st.deviceName + " device");
   std::vector<tgrt_arg> args;
+  // What of the buffers is zeroed before the first run: fresh mappings (the
+  // zeroing is their first touch) and what this kernel uses of stale ones,
+  // all at once on the search's threads (TimingBuffer.h).
+  std::vector<std::pair<void *, size_t>> toZero;
   for (size_t gi = 0; gi < k.globals.size(); ++gi) {
     // elements from the signature, bytes per element from the AST's PARAM
     int64_t slot = k.globals[gi];
@@ -323,13 +334,22 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
     int64_t elems = gi < k.bufferElems.size() ? std::max<int64_t>(1, k.bufferElems[gi]) : 1;
     size_t bytes = (size_t)elems * (it != st.itemBytes.end() ? it->second : 8);
     exec::TimingBuffer &sb = st.bufs[slot];
+    bool stale = st.stale.erase(slot) != 0;
     if (!sb.buf || sb.bytes < bytes) {
       exec::freeTimingBuffer(sb);
-      if (exec::zeroedBuffer(st.dev, bytes, sb) != TGRT_OK)
+      if (exec::zeroedBuffer(st.dev, bytes, sb, /*touch=*/false) != TGRT_OK)
         return fail("allocating a buffer");
+      stale = sb.map != nullptr; // a mapping of ours, untouched (the runtime's come zero-filled)
+    }
+    if (stale) {
+      if (void *host = exec::timingHostPointer(sb))
+        toZero.emplace_back(host, bytes);
+      else if (zeroFill(sb.buf, bytes) != TGRT_OK)
+        return fail("zeroing a buffer");
     }
     args.push_back(tgrt_arg_buffer(sb.buf));
   }
+  exec::zeroHostRegions(toZero, st.fillThreads);
   for (const std::string &name : k.vars) {
     if ((int64_t)args.size() == k.coreIdArg) {
       args.push_back(tgrt_arg_int(0));
@@ -400,8 +420,9 @@ namespace {
 class KernelRunner : public beam::CandidateRunner {
 public:
   KernelRunner(Value root, const exec::BeamOptions &o, TargetDescription target, std::string device,
-               std::map<int64_t, size_t> itemBytes, std::map<std::string, int64_t> varValues)
+               std::map<int64_t, size_t> itemBytes, std::map<std::string, int64_t> varValues, unsigned threads)
       : root(root), o(o), target(std::move(target)), compiler(root.getContext()), search(++searches) {
+    timing.fillThreads = std::max(1u, threads);
     timing.deviceName = std::move(device);
     timing.itemBytes = std::move(itemBytes);
     timing.varValues = std::move(varValues);
@@ -420,6 +441,7 @@ public:
     if (!b)
       return b.takeError();
     applied = b->k.signature.appliedOpts;
+    heuristicHandle = kernels.size();
     return adopt(std::move(*b), applied);
   }
 
@@ -496,11 +518,24 @@ public:
                              o.runTimeoutS);
   }
 
+  /// The compile `opts` won with (beamSearch's SearchResult::opts and
+  /// ::heuristic): the heuristic's, else the candidate compiled with them
+  /// as its opts_to_apply. Null when none is (nothing was compiled).
+  CompiledKernel *winner(llvm::ArrayRef<Opt> opts, bool heuristic) {
+    if (heuristic)
+      return heuristicHandle < compiledOf.size() ? &compiledOf[heuristicHandle] : nullptr;
+    for (size_t h = 0; h < optsOf.size(); ++h)
+      if (h != heuristicHandle && llvm::ArrayRef<Opt>(optsOf[h]) == opts)
+        return &compiledOf[h];
+    return nullptr;
+  }
+
 private:
   /// A compiled candidate before it has a handle.
   struct Built {
     beam::CompiledCandidate c;
     TimedKernel k;
+    CompiledKernel full; ///< the compile's result (its object copied into `k`)
   };
 
   /// Compiles the kernel `r` with `opts` as opts_to_apply (nullopt: as
@@ -526,8 +561,9 @@ private:
     b.c.ops = k->uops.ops.value;
     b.c.uops = k->signature.linearLanes.size();
     const KernelSignature &sig = k->signature;
-    b.k = TimedKernel{sig.name, std::move(k->binary), sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
+    b.k = TimedKernel{sig.name, k->binary, sig.globals, sig.bufferElems, sig.vars, sig.coreIdArg,
                       sig.threads, k->format, sig, k->globalSizeFor};
+    b.full = std::move(*k);
     if (llvm::is_contained(b.k.global, -1))
       return err("the launch dims depend on a variable the search did not bind");
     return b;
@@ -537,6 +573,7 @@ private:
   beam::CompiledCandidate adopt(Built b, llvm::ArrayRef<Opt> opts) {
     b.c.handle = kernels.size();
     kernels.push_back(std::move(b.k));
+    compiledOf.push_back(std::move(b.full));
     optsOf.emplace_back(opts.begin(), opts.end());
     return b.c;
   }
@@ -608,6 +645,8 @@ public:
   }
   std::vector<TimedKernel> kernels;
   std::vector<std::vector<Opt>> optsOf;
+  std::vector<CompiledKernel> compiledOf; ///< each handle's compile, whole
+  size_t heuristicHandle = SIZE_MAX;      ///< compileHeuristic's kernel
 };
 } // namespace
 
@@ -704,7 +743,9 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
   // candidate then takes the process down).
   if (const char *iso = std::getenv("TINYGRAD_MLIR_BEAM_ISOLATE"); iso && llvm::StringRef(iso) == "0")
     ro2.isolate = false;
-  KernelRunner runner(root, ro2, target, out.device, itemBytes, varValues);
+  // Host memory is zeroed on as many threads as the search's kernels may use.
+  KernelRunner runner(root, ro2, target, out.device, itemBytes, varValues,
+                      opts.maxThreads ? opts.maxThreads : hostThreads());
   out.search = beam::beamSearch(start, runner, so);
   {
     auto &child = KernelRunner::timingChild();
@@ -714,6 +755,11 @@ llvm::Expected<exec::BeamOutcome> exec::beamSearchKernel(Value root, const BeamO
   out.searched = true;
   out.opts = out.search.opts;
   out.heuristic = out.search.heuristic;
+  // The winner's compile is the final one on the CPU (a GPU candidate's
+  // launch dims are bound to the search's variable values).
+  if (!target.isGPU() && out.search.timed > 0)
+    if (CompiledKernel *k = runner.winner(out.opts, out.heuristic))
+      out.kernel = std::move(*k);
   if (!opts.ignoreCache && out.search.timed > 0)
     cachePut(dir, std::string(path), keyText, out.opts, out.heuristic);
   return out;

@@ -110,15 +110,9 @@ BEAM_PROGRAM = textwrap.dedent("""
     print("RESULT " + json.dumps({"ok": bool(np.allclose(c, np.maximum(a @ b, 0), atol=1e-4))}))
 """)
 
-# Our search said the kernel without BEAM won ("heuristic"): the hook must hand tinygrad the AST as it came
-# (no opts_to_apply), so that our heuristic compiles it, not the opts the search reports beside it. The
-# search is replaced by one that answers so, naming opts (UPCAST 0 by 4) our heuristic would not take here.
-HEURISTIC_WINS_PROGRAM = textwrap.dedent("""
+# Each compile of a kernel that BEAM searched (its opts_to_apply) and the program's result.
+COUNT_COMPILES = textwrap.dedent("""
     from tinygrad_mlir import backend
-    def search(ast, amt, **kw):
-        return {"opts": [{"op": "UPCAST", "axis": 0, "arg": 4}], "heuristic": True, "cached": False,
-                "searched": True, "compiled": 1, "failures": [], "device": "CPU"}
-    backend.beam_search = search
     compiled = []
     orig = backend.compile_kernel
     def compile_kernel(ast, *a, **k):
@@ -126,6 +120,19 @@ HEURISTIC_WINS_PROGRAM = textwrap.dedent("""
         return orig(ast, *a, **k)
     backend.compile_kernel = compile_kernel
 """) + BEAM_PROGRAM.replace('print("RESULT " + json.dumps({"ok"', 'print("RESULT " + json.dumps({"compiled": [str(c) for c in compiled], "ok"')
+
+# Our search said the kernel without BEAM won ("heuristic"): the hook must hand tinygrad the AST as it came
+# (no opts_to_apply), so that our heuristic compiles it, not the opts the search reports beside it. The
+# search is replaced by one that answers so, naming opts (UPCAST 0 by 4) our heuristic would not take here,
+# and no kernel of its own (as a cache hit): the hook compiles the AST.
+HEURISTIC_WINS_PROGRAM = textwrap.dedent("""
+    from tinygrad_mlir import backend
+    def search(ast, amt, kernel=False, **kw):
+        res = {"opts": [{"op": "UPCAST", "axis": 0, "arg": 4}], "heuristic": True, "cached": False,
+               "searched": True, "compiled": 1, "failures": [], "device": "CPU"}
+        return (res, None) if kernel else res
+    backend.beam_search = search
+""") + COUNT_COMPILES
 
 
 @unittest.skipIf(SKIP, SKIP)
@@ -169,6 +176,19 @@ class TestBeamThroughTheHook(unittest.TestCase):
         lines = self.run_beam({"TINYGRAD_MLIR_BEAM": "tinygrad"})
         self.assertEqual(len(lines), 1, lines)
         self.assertIn("tinygrad's beam_search", lines[0])
+
+    def test_the_searched_kernel_is_not_compiled_again(self):
+        # our search hands the hook its winner's compile: the kernel it searched compiles no more (the
+        # result still checked against numpy); the other kernels of the program compile as ever
+        env = {"TINYGRAD_MLIR_LOG": self.log, "TINYGRAD_MLIR_TRANSPORT": "capi", "CACHELEVEL": "0"}
+        p = run_py(COUNT_COMPILES, "CPU:MLIR", env, pythonpath=[SITE, PYDIR, TG])
+        res = result_of(p)
+        self.assertTrue(res["ok"], p.stderr[-3000:])
+        self.assertEqual([c for c in res["compiled"] if c != "no beam"], [], res)
+        with open(self.log, encoding="utf-8") as f:
+            lines = [ln for ln in f.read().splitlines() if "BEAM=2" in ln]
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("our search (", lines[0])
 
     def test_when_the_heuristic_wins_the_ast_goes_back_unchanged(self):
         env = {"TINYGRAD_MLIR_LOG": self.log, "TINYGRAD_MLIR_TRANSPORT": "capi", "CACHELEVEL": "0"}

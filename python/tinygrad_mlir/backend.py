@@ -310,10 +310,12 @@ def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None):
     return res, ast_json, name
 
 
-def beam_search(ast, amt, ignore_cache=False, max_threads=0, target=None):
+def beam_search(ast, amt, ignore_cache=False, max_threads=0, target=None, kernel=False):
     """Our BEAM search of `ast`'s opts (tgc_beam_search, C API transport only) for `target` (None: the
     CPU), timed on its runtime device -> its result dict ("opts": [{"op", "axis", "arg"}], "cached",
-    "searched", "failures", ...). MLIRCompileError when the kernel cannot be searched."""
+    "searched", "failures", ...). MLIRCompileError when the kernel cannot be searched.
+    kernel=True: (that dict, the compile of the kernel its opts give as compile_kernel's result, the
+    winning candidate's own, or None where the search has none: cached, not searched, a GPU target)."""
     from . import capi
     name = kernel_name(ast)
     try:
@@ -326,9 +328,19 @@ def beam_search(ast, amt, ignore_cache=False, max_threads=0, target=None):
                                "(TINYGRAD_MLIR_TRANSPORT=capi; TINYGRAD_MLIR_BEAM=tinygrad runs tinygrad's search)")
     try:
         with _capi_context().import_json(ast_json, name=label) as mod:
-            return mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache, target=target)
+            if not kernel:
+                return mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache, target=target)
+            res, k = mod.beam_search(amt, max_threads=max_threads, ignore_cache=ignore_cache, target=target,
+                                     kernel=True)
+            if k is None:
+                return res, None
+            t0 = time.perf_counter()
+            with k:
+                out = k.result()
+            out["compile_ms"] = (time.perf_counter() - t0) * 1e3  # no compile: the search's kernel
     except capi.CAPIError as e:
         raise MLIRCompileError(label, f"BEAM search: {e.status}: {e.message}", ast_json) from None
+    return res, check_result(out, label, "the C API")
 
 
 # ---------------------------------------------------------------- PROGRAM

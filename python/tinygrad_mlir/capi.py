@@ -175,6 +175,7 @@ _SIGNATURES = {
     "tgc_target_describe": ([ctypes.c_char_p, ctypes.POINTER(_TargetInfo)], ctypes.c_int),
     "tgc_kernel_destroy": ([_P], ctypes.c_int),
     "tgc_beam_search": ([_P, ctypes.POINTER(_BeamOptions), _PP], ctypes.c_int),
+    "tgc_beam_search_kernel": ([_P, ctypes.POINTER(_BeamOptions), _PP, _PP], ctypes.c_int),
     "tgc_kernel_get_info": ([_P, ctypes.POINTER(_KernelInfo)], ctypes.c_int),
     "tgc_kernel_object": ([_P, _PP, ctypes.POINTER(ctypes.c_size_t)], ctypes.c_int),
     "tgc_kernel_text": ([_P, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t)],
@@ -382,12 +383,14 @@ class Module(_Handle):
         return Kernel(h.value)
 
     def beam_search(self, beam, max_threads=0, ignore_cache=False, cache_dir=None, timer=None, target=None,
-                    device=None):
+                    device=None, kernel=False):
         """tinygrad's BEAM search of this kernel AST's opts (tgc_beam_search) -> its result dict:
         "opts" ([{"op", "axis", "arg"}], the opts_to_apply), "cached", "searched", "device", "failures", ...
         timer(opts) -> seconds (or < 0: the candidate fails) replaces the runtime as the clock. `target`
         ("vulkan"; None: the CPU) is what candidates compile for, `device` ("VULKAN:1"; None: the target's)
-        where they are timed."""
+        where they are timed. kernel=True (tgc_beam_search_kernel): (that dict, the Kernel its opts compile
+        to, the winning candidate's own compile, or None where the search has none: cached, not searched,
+        a GPU target)."""
         def cb(opts_json, _user):
             try:
                 return float(timer(json.loads(opts_json.decode())))
@@ -398,8 +401,12 @@ class Module(_Handle):
                             cache_dir.encode() if cache_dir else None, ctimer, None,
                             target.encode() if target else None, device.encode() if device else None)
         p = ctypes.c_void_p()
-        _call("tgc_beam_search", self.handle, ctypes.byref(opts), ctypes.byref(p))
-        return json.loads(_take_string(p))
+        if not kernel:
+            _call("tgc_beam_search", self.handle, ctypes.byref(opts), ctypes.byref(p))
+            return json.loads(_take_string(p))
+        k = ctypes.c_void_p()
+        _call("tgc_beam_search_kernel", self.handle, ctypes.byref(opts), ctypes.byref(p), ctypes.byref(k))
+        return json.loads(_take_string(p)), (Kernel(k.value) if k.value else None)
 
     def compile(self, target="cpu", max_threads=0, keep=()):
         """Compile this kernel AST for `target` ("cpu", "vulkan", "cuda:sm_90", "cuda:sm_90:ptx", "amd:gfx942";

@@ -177,10 +177,17 @@ def with_beam_opts(ast, renderer, target=None):
     """BEAM=N (ast.arg.beam) on a kernel that names no opts_to_apply: the searched opts as its
     opts_to_apply (tinygrad's apply_opts order: opts_to_apply, else beam, else the heuristic). Our
     search compiles for `target` (None: the CPU) and times on its runtime device."""
+    return beam_searched(ast, renderer, target)[0]
+
+
+def beam_searched(ast, renderer, target=None, kernel=False):
+    """with_beam_opts' AST, and with kernel=True the compile result (compile_kernel's) of that AST where
+    our search has it (the winning candidate's own compile: a CPU search that timed one), else None."""
     import dataclasses
     info = ast.arg
     if ast.tag is not None or info is None or getattr(info, "beam", 0) < 1 or info.opts_to_apply is not None:
-        return ast
+        return ast, None
+    compiled = None
     mode = os.environ.get("TINYGRAD_MLIR_BEAM", "ours")
     t0 = time.perf_counter()
     if mode == "tinygrad":
@@ -188,7 +195,9 @@ def with_beam_opts(ast, renderer, target=None):
     elif mode == "ours":
         from tinygrad.helpers import CACHELEVEL, IGNORE_BEAM_CACHE
         res = backend.beam_search(ast, info.beam, ignore_cache=bool(IGNORE_BEAM_CACHE.value) or CACHELEVEL.value < 1,
-                                  max_threads=0 if target else cpu_threads(renderer), target=target)
+                                  max_threads=0 if target else cpu_threads(renderer), target=target, kernel=kernel)
+        if kernel:
+            res, compiled = res
         opts = tuple(Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res["opts"])
         detail = "cached" if res["cached"] else \
             f"{res['compiled']} compiled, {len(res['failures'])} failed, timed on {res['device']}"
@@ -198,12 +207,12 @@ def with_beam_opts(ast, renderer, target=None):
             stats["beam_s"] = stats.get("beam_s", 0.0) + time.perf_counter() - t0
             _log(f"BEAM={info.beam} {backend.kernel_name(ast)}: {how} in {time.perf_counter() - t0:.2f}s -> "
                  f"the heuristic's kernel {opts}")
-            return ast
+            return ast, compiled
     else:
         raise ValueError(f"TINYGRAD_MLIR_BEAM is ours or tinygrad, not {mode!r}")
     stats["beam_s"] = stats.get("beam_s", 0.0) + time.perf_counter() - t0
     _log(f"BEAM={info.beam} {backend.kernel_name(ast)}: {how} in {time.perf_counter() - t0:.2f}s -> {opts}")
-    return ast.replace(arg=dataclasses.replace(info, opts_to_apply=opts))
+    return ast.replace(arg=dataclasses.replace(info, opts_to_apply=opts)), compiled
 
 
 def compile_to_program(ast, renderer):
@@ -212,8 +221,12 @@ def compile_to_program(ast, renderer):
     if stats["transport"] is None:
         stats["transport"] = backend.transport_description()
         _log(f"transport {stats['transport']}")
-    ast = with_beam_opts(ast, renderer)
-    res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
+    # a search's winner is compiled already (the same kernel compile_kernel gives for the AST it returns)
+    ast, res = beam_searched(ast, renderer, kernel=True)
+    if res is None:
+        res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
+    else:
+        ast_json, name = backend.dumps(ast), backend.kernel_name(ast)
     est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
     prg = backend.build_program(_API, ast, res, renderer.target, source=ast_json, estimates=est, name=name)
     stats["compiled"] += 1

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <regex>
@@ -62,8 +63,9 @@ struct Search {
     std::string cmd = "rm -rf '" + cacheDir + "'";
     (void)std::system(cmd.c_str());
   }
-  /// Runs the search; the result JSON ("" on failure).
-  std::string run(uint32_t beam, bool ignoreCache, tgc_beam_timer timer, void *user) {
+  /// Runs the search; the result JSON ("" on failure). With `kernel`,
+  /// tgc_beam_search_kernel, its kernel there.
+  std::string run(uint32_t beam, bool ignoreCache, tgc_beam_timer timer, void *user, tgc_kernel **kernel = nullptr) {
     tgc_beam_options o = TGC_BEAM_OPTIONS_DEFAULT;
     o.beam = beam;
     o.ignore_cache = ignoreCache;
@@ -71,7 +73,10 @@ struct Search {
     o.timer = timer;
     o.user_data = user;
     char *out = nullptr;
-    EXPECT_EQ(tgc_beam_search(module, &o, &out), TGC_OK) << lastError();
+    if (kernel)
+      EXPECT_EQ(tgc_beam_search_kernel(module, &o, &out, kernel), TGC_OK) << lastError();
+    else
+      EXPECT_EQ(tgc_beam_search(module, &o, &out), TGC_OK) << lastError();
     std::string s = out ? out : "";
     tgc_string_free(out);
     return s;
@@ -292,6 +297,71 @@ TEST(Beam, TheSecondSearchIsACacheHit) {
   std::string c = s.run(2, false, tableTimer, &wider);
   EXPECT_NE(c.find("\"cached\":false"), std::string::npos) << c;
   EXPECT_GT(wider.calls, 0);
+}
+
+std::string objectOf(const tgc_kernel *k) {
+  const void *data = nullptr;
+  size_t size = 0;
+  EXPECT_EQ(tgc_kernel_object(k, &data, &size), TGC_OK) << lastError();
+  return data ? std::string(static_cast<const char *>(data), size) : "";
+}
+
+/// The object of the kernel AST of matmul_64.json compiled for the CPU
+/// with `opts` ("UPCAST:1:4" keys; none: as the input has it) as its
+/// opts_to_apply.
+std::string compiledObject(const std::vector<std::string> &opts, bool withOpts) {
+  std::string text = tgctest::readInput("matmul_64.json");
+  if (withOpts) {
+    std::string list = "[";
+    for (const std::string &k : opts) {
+      size_t a = k.find(':'), b = k.rfind(':');
+      list += (list.size() > 1 ? ", " : "") + std::string("{\"kind\": \"Opt\", \"op\": \"") + k.substr(0, a) +
+              "\", \"axis\": " + k.substr(a + 1, b - a - 1) + ", \"arg\": " + k.substr(b + 1) + "}";
+    }
+    size_t at = text.find("\"opts_to_apply\": null");
+    EXPECT_NE(at, std::string::npos);
+    text.replace(at, std::strlen("\"opts_to_apply\": null"), "\"opts_to_apply\": " + list + "]");
+  }
+  tgc_context *ctx = nullptr;
+  tgc_module *m = nullptr;
+  tgc_kernel *k = nullptr;
+  EXPECT_EQ(tgc_context_create(&ctx), TGC_OK);
+  EXPECT_EQ(tgc_module_import_json(ctx, text.data(), text.size(), "matmul_64.json", "ast", &m), TGC_OK) << lastError();
+  EXPECT_EQ(tgc_compile_kernel_cpu(m, nullptr, &k), TGC_OK) << lastError();
+  std::string obj = objectOf(k);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+  tgc_context_destroy(ctx);
+  return obj;
+}
+
+TEST(Beam, TheWinnersKernelIsTheFinalCompile) {
+  // tgc_beam_search_kernel hands out the winning candidate's compile: the
+  // very object the compile of the AST with the result's opts as its
+  // opts_to_apply gives (or without, when the heuristic's kernel won), so
+  // the caller need not compile it again. A cache hit has none.
+  for (double heuristicS : {0.3, 0.05}) {
+    Search s;
+    HeuristicTable t;
+    t.heuristicS = heuristicS;
+    tgc_kernel *k = nullptr;
+    std::string res = s.run(2, /*ignoreCache=*/false, heuristicTimer, &t, &k);
+    ASSERT_NE(k, nullptr) << res;
+    bool heuristic = res.find("\"heuristic\":true") != std::string::npos;
+    EXPECT_EQ(heuristic, heuristicS < 0.1) << res;
+    std::vector<std::string> opts = optKeys(resultOpts(res));
+    ASSERT_FALSE(opts.empty()) << res;
+    std::string obj = objectOf(k);
+    EXPECT_FALSE(obj.empty());
+    EXPECT_TRUE(obj == compiledObject(opts, /*withOpts=*/!heuristic)) << "heuristic " << heuristic << ": " << res;
+    if (!heuristic) // the heuristic's object is another kernel
+      EXPECT_FALSE(obj == compiledObject(opts, false));
+    tgc_kernel_destroy(k);
+    tgc_kernel *cached = reinterpret_cast<tgc_kernel *>(&t); // overwritten with NULL
+    std::string again = s.run(2, false, heuristicTimer, &t, &cached);
+    EXPECT_NE(again.find("\"cached\":true"), std::string::npos) << again;
+    EXPECT_EQ(cached, nullptr);
+  }
 }
 
 TEST(Beam, TimedOnTheRuntime) {

@@ -5,7 +5,9 @@
 // boundary, advised for transparent huge pages, zero-filled, as long as
 // asked (3 MiB + 4 bytes here: past a huge page and not a multiple of one),
 // usable by a kernel (the runtime's add.o writes every element, read back),
-// and unmapped once freed. A smaller buffer is the runtime's.
+// and unmapped once freed. A smaller buffer is the runtime's. Left
+// untouched, a mapping has no page resident until zeroHostRegions, which
+// zeroes its regions whole (and nothing past them) on any thread count.
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Execution/TimingBuffer.h"
@@ -131,6 +133,61 @@ TEST_F(TimingBufferOnCPU, UnderAHugePageTheBufferIsTheRuntimes) {
   EXPECT_TRUE(allZero(host, t.bytes));
   freeTimingBuffer(t);
   EXPECT_EQ(t.buf, nullptr);
+}
+
+/// Whether any page of [p, p + bytes) is resident.
+bool anyResident(void *p, size_t bytes) {
+  std::vector<unsigned char> pages((bytes + 4095) / 4096);
+  EXPECT_EQ(::mincore(p, bytes, pages.data()), 0);
+  for (unsigned char v : pages)
+    if (v & 1)
+      return true;
+  return false;
+}
+
+TEST_F(TimingBufferOnCPU, AnUntouchedBufferFaultsNothingInUntilZeroed) {
+  constexpr size_t bytes = (size_t(5) << 20) + 12;
+  TimingBuffer t;
+  ASSERT_EQ(zeroedBuffer(dev, bytes, t, /*touch=*/false), TGRT_OK) << tgrt_last_error();
+  ASSERT_NE(t.map, nullptr);
+  void *host = timingHostPointer(t);
+  ASSERT_NE(host, nullptr);
+  EXPECT_FALSE(anyResident(host, bytes)) << "touched before its zeroing";
+  zeroHostRegions({{host, bytes}}, 2);
+  std::vector<unsigned char> pages((bytes + 4095) / 4096);
+  ASSERT_EQ(::mincore(host, bytes, pages.data()), 0);
+  size_t absent = 0;
+  for (unsigned char v : pages)
+    absent += !(v & 1);
+  EXPECT_EQ(absent, 0u) << "pages the zeroing left out";
+  EXPECT_TRUE(allZero(host, bytes));
+  freeTimingBuffer(t);
+}
+
+TEST_F(TimingBufferOnCPU, ZeroHostRegionsZeroesEachRegionWholeAndNothingElse) {
+  // Regions of a huge page and odd sizes past them, inside larger blocks
+  // whose guard bytes around each region must stay: cut for 1 to 8
+  // threads, the cuts falling inside regions and between them.
+  const size_t sizes[] = {(size_t(5) << 20) + 12, size_t(2) << 20, (size_t(3) << 20) + 4, 100};
+  constexpr size_t guard = 4096;
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    std::vector<std::vector<unsigned char>> blocks;
+    std::vector<std::pair<void *, size_t>> regions;
+    for (size_t n : sizes) {
+      blocks.emplace_back(n + 2 * guard, 0xab);
+      regions.emplace_back(blocks.back().data() + guard, n);
+    }
+    zeroHostRegions(regions, threads);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const std::vector<unsigned char> &b = blocks[i];
+      EXPECT_TRUE(allZero(b.data() + guard, sizes[i])) << "region " << i << ", " << threads << " threads";
+      size_t touched = 0;
+      for (size_t j = 0; j < guard; ++j)
+        touched += (b[j] != 0xab) + (b[guard + sizes[i] + j] != 0xab);
+      EXPECT_EQ(touched, 0u) << "guard bytes of region " << i << ", " << threads << " threads";
+    }
+  }
+  zeroHostRegions({}, 2); // nothing to zero: no thread, no fault
 }
 
 } // namespace

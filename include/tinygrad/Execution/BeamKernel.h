@@ -24,6 +24,7 @@
 #define TINYGRAD_EXECUTION_BEAMKERNEL_H
 
 #include "tinygrad/Codegen/BeamSearch.h"
+#include "tinygrad/Codegen/CompiledKernel.h"
 #include "tinygrad/Execution/Isolated.h"
 #include "tinygrad/Target/TargetDescription.h"
 #include "mlir/IR/Value.h"
@@ -76,6 +77,11 @@ struct BeamOutcome {
   beam::SearchResult search;  ///< the search (when searched)
   std::string cacheKey;       ///< hex SHA-256 of the key text
   std::string device;         ///< the device the candidates were timed on
+  /// What `opts` compile to (a CPU search's, when searched and a candidate
+  /// was timed): the winning candidate's compile, the kernel the compile
+  /// with `opts` as opts_to_apply gives (the heuristic's without them), so
+  /// a caller need not compile it again.
+  std::optional<CompiledKernel> kernel;
   /// Timing children this process has started so far, after the search:
   /// one serves every search (with its buffers), and a fault or a cut-off
   /// costs one more.
