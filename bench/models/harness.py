@@ -12,10 +12,12 @@ def side_env(side, threads, tg, build, **extra):
     """The environment of one side's process: tinygrad's DEV, NUM_CPU_THREADS (our hook follows it too),
     no disk cache, the hook on PYTHONPATH using `build`'s C API in process; none of the caller's TINYGRAD_MLIR_*,
     DEBUG or BEAM settings. tinygrad's C compiler is clang-22 (as bench/kernels' and the tests' reference),
-    the LLVM our side is built on: tinygrad's default `clang` is Debian's 14 here."""
+    the LLVM our side is built on: tinygrad's default `clang` is Debian's 14 here (BENCH_TINYGRAD_CC picks
+    another)."""
     b = os.path.abspath(build if os.path.isabs(build) else os.path.join(ROOT, build))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYGRAD_MLIR_", "DEBUG", "BEAM"))}
-    env.update({"DEV": DEV[side], "CACHELEVEL": "0", "NUM_CPU_THREADS": str(threads), "CC": "clang-22",
+    env.update({"DEV": DEV[side], "CACHELEVEL": "0", "NUM_CPU_THREADS": str(threads),
+                "CC": os.environ.get("BENCH_TINYGRAD_CC", "clang-22"),
                 "OMP_NUM_THREADS": str(threads),
                 "TINYGRAD_MLIR_CAPI": os.path.join(b, "lib", "libTinygradCAPI.so"), "TINYGRAD_MLIR_TRANSPORT": "capi",
                 "PYTHONPATH": os.pathsep.join([os.path.join(ROOT, "python", "tinygrad_mlir", "site"),
