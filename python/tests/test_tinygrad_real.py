@@ -556,3 +556,28 @@ class TestRandomKernels(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestSearchBench(unittest.TestCase):
+    """bench/models/search.py on one small kernel: both searches, then both found kernels timed in one
+    process by both runners (the like-for-like columns search.json's readers rely on)."""
+
+    def test_found_kernels_are_timed_by_both_runners_in_one_process(self):
+        root = os.path.dirname(PYDIR)
+        with tempfile.TemporaryDirectory() as build:
+            os.makedirs(os.path.join(build, "lib"))
+            for lib in ("libTinygradCAPI.so", "libTinygradRuntime.so"):
+                os.symlink(os.path.join(root, "build", "lib", lib), os.path.join(build, "lib", lib))
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYGRAD_MLIR_", "PYTEST_"))}
+            env.update({"TINYGRAD_SRC": TG, "BENCH_SEARCH_KERNELS": "sum_16m__k2", "BENCH_SEARCH_REPS": "4"})
+            p = subprocess.run([PY, os.path.join(root, "bench", "models", "search.py"), build], env=env,
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr[-3000:])
+            with open(os.path.join(build, "bench", "search.json")) as f:
+                k = json.load(f)["kernels"]
+        self.assertEqual(list(k), ["sum_16m__k2"])
+        row = k["sum_16m__k2"]
+        for key in ("ours_search_s", "tinygrad_search_s", "ours_best_ms", "tinygrad_best_ms", "ours_seq_ms",
+                    "tinygrad_seq_ms"):
+            self.assertGreater(row[key], 0, key)
