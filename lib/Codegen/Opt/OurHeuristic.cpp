@@ -780,8 +780,6 @@ bool pooledConvTile(Scheduler &k) {
 /// reduces; MAX is unaffected.
 static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes);
 bool splitReduceAccumulators(Scheduler &k) {
-  if (work(k) < kMinWork)
-    return false;
   auto reds = k.reduceOps();
   if (reds.size() != 1)
     return false;
@@ -804,9 +802,11 @@ bool splitReduceAccumulators(Scheduler &k) {
   });
   if (!contiguous)
     return false;
+  // A short kernel (a 256-element sum: its add chain is the whole run)
+  // takes one register's worth: 32 lanes there doubled its compile.
   int64_t lanes = 0;
   for (int64_t l : {32, 16, 8})
-    if (*n % l == 0) {
+    if (*n % l == 0 && (l <= k.target.vectorBytes / 4 || work(k) >= kMinWork)) {
       lanes = l;
       break;
     }

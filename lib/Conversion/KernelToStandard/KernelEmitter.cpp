@@ -316,7 +316,14 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     return (u->op == K::CDIV || u->op == K::FLOORDIV || u->op == K::CMOD || u->op == K::FLOORMOD) &&
            u->src[1]->op != K::CONST;
   });
-  scalarize = !halfElementwise && small && !varDivide;
+  // Nor a small reduce split into independent accumulators
+  // (splitReduceAccumulators: a 256-element sum): scalarized, the SLP
+  // vectorizer regathered its lanes through shuffles (7.4 ms of LLVM); as
+  // one accumulator vector, an add per loaded vector.
+  bool splitAccumulators = llvm::any_of(topo, [](UOpRef u) {
+    return u->op == K::REDUCE && u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr);
+  });
+  scalarize = !halfElementwise && small && !varDivide && !splitAccumulators;
   scalarizeIfGathersOnly = !halfElementwise && !small && !varDivide;
   if (!small)
     fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr(cpu::kKeepLoopsAttr)}));
