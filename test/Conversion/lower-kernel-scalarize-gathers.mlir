@@ -53,10 +53,12 @@
 
 // -----
 
-// The gated gather stored contiguously: the store is a vector store, the
-// kernel keeps its vectors.
+// The gated gather stored contiguously: the store is a vector store, but
+// every load is still a gated gather, so the kernel is scalarized (the
+// store's vector does not count; beautiful_mnist's max-pool backward with
+// 4 lanes of its row: 93 ms as kept-loops vectors, 36 ms scalarized).
 // CHECK-LABEL: func.func @test(
-// CHECK-SAME: passthrough = ["tg-keep-loops"]
+// CHECK-SAME: passthrough = ["tg-scalarize"]
 // CHECK: vector.store
 %0 = tg.const 262144 : !tg.weakint
 %c3 = tg.const 3 : !tg.weakint

@@ -567,11 +567,11 @@ Value Emitter::loadLanes(OpBuilder &ob, const Address &a, Value mask, Value pass
     return loadElement(ob, a, a.base ? a.base : a.idx);
   // A volatile buffer, and any on a GPU (Emitter::gpu), is read lane by lane.
   if (a.contiguous() && !a.isVolatile && !gpu()) {
-    ++vectorAccesses;
+    ++vectorLoads;
     return vload(a.base, llvm::to_vector(llvm::seq<int64_t>(0, a.lanes)), mask);
   }
   if (!a.segments.empty() && !a.isVolatile && !gpu()) {
-    ++vectorAccesses;
+    ++vectorLoads;
     SmallVector<Value> segs;
     for (ArrayRef<int64_t> seg : a.segments)
       segs.push_back(vload(laneAddress(ob, a, seg[0]), seg, mask ? pickLanes(ob, mask, seg) : Value()));
@@ -839,7 +839,6 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
   }
   // A volatile buffer is written lane by lane (the scatter below).
   if (a.contiguous() && streamAlign && !mask && !a.isVolatile) {
-    ++vectorAccesses;
     // Non-temporal stores need their alignment, which only the buffer's
     // address tells: one loop-invariant branch (LLVM unswitches it).
     streamed = true;
@@ -851,12 +850,9 @@ void Emitter::storeLanes(OpBuilder &ob, const Address &a, Value v, Value mask, u
     vector::StoreOp::create(eb, loc, v, a.buf, ValueRange{a.base});
     return;
   }
-  if (a.contiguous() && !a.isVolatile && !gpu()) {
-    ++vectorAccesses;
+  if (a.contiguous() && !a.isVolatile && !gpu())
     return vstore(v, a.base, mask);
-  }
   if (!a.segments.empty() && a.distinct && !a.isVolatile && !gpu()) {
-    ++vectorAccesses;
     for (ArrayRef<int64_t> seg : a.segments)
       vstore(pickLanes(ob, v, seg), laneAddress(ob, a, seg[0]), mask ? pickLanes(ob, mask, seg) : Value());
     return;

@@ -132,10 +132,9 @@ private:
   /// A large CPU kernel that still runs scalarized if it gathers gated
   /// lanes and makes no vector access (see finishKernel).
   bool scalarizeIfGathersOnly = false;
-  /// Multi-lane loads and stores emitted as vector accesses (contiguous
-  /// lanes, or runs of them), and loads of lanes gathered lane by lane
-  /// behind their gates.
-  int64_t vectorAccesses = 0, gatedGathers = 0;
+  /// Multi-lane loads emitted as vector loads (contiguous lanes, or runs
+  /// of them), and loads of lanes gathered lane by lane behind their gates.
+  int64_t vectorLoads = 0, gatedGathers = 0;
 
 private:
   struct Scope {
