@@ -554,9 +554,6 @@ class TestRandomKernels(unittest.TestCase):
         out = self.check(12, 8, "--replay", "--replay-target", "vulkan")
         self.assertRegex(out, r"replayed through our scheduler for vulkan: [1-9][0-9]* match, 0 fail")
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 @unittest.skipIf(SKIP, SKIP)
 class TestSearchBench(unittest.TestCase):
@@ -581,3 +578,7 @@ class TestSearchBench(unittest.TestCase):
         for key in ("ours_search_s", "tinygrad_search_s", "ours_best_ms", "tinygrad_best_ms", "ours_seq_ms",
                     "tinygrad_seq_ms"):
             self.assertGreater(row[key], 0, key)
+
+
+if __name__ == "__main__":
+    unittest.main()

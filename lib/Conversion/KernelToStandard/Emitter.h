@@ -130,7 +130,7 @@ private:
   /// Small CPU kernels run scalarized (see run()).
   bool scalarize = false;
   /// A large CPU kernel that still runs scalarized if it gathers gated
-  /// lanes and makes no vector access (see finishKernel).
+  /// lanes and loads no vector (see finishKernel).
   bool scalarizeIfGathersOnly = false;
   /// Multi-lane loads emitted as vector loads (contiguous lanes, or runs
   /// of them), and loads of lanes gathered lane by lane behind their gates.
