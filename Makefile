@@ -8,12 +8,16 @@ CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DLLVM_USE_LINKER=lld -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 
-.PHONY: all deps configure build test tsan demo bench fuzz docs clean
+.PHONY: all deps bench-deps configure build test tsan demo bench fuzz docs clean
 
 all: build
 
 deps:
 	./scripts/install-deps.sh
+
+# What `make bench` needs beyond the build: PyTorch and torchvision (bench/models).
+bench-deps:
+	TINYGRAD_BENCH_DEPS=1 ./scripts/install-deps.sh
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -34,7 +38,7 @@ tsan: configure
 demo: build
 	./scripts/demo.sh $(BUILD)
 
-bench: build
+bench: build bench-deps
 	./scripts/bench.sh $(BUILD)
 
 fuzz: deps

@@ -22,6 +22,12 @@ PKGS=(
 if [ "${TINYGRAD_TEST_DEPS:-0}" = 1 ]; then
   PKGS+=(python3-torch python3-pytest python3-hypothesis)
 fi
+# Only with TINYGRAD_BENCH_DEPS=1 (`make bench`): PyTorch and torchvision, the
+# model benchmark's anchor (bench/models: ResNet-18 from torchvision, the llama
+# and the training step in torch). Without them its torch column is empty.
+if [ "${TINYGRAD_BENCH_DEPS:-0}" = 1 ]; then
+  PKGS+=(python3-torch python3-torchvision)
+fi
 # The NVIDIA target needs the CUDA toolkit for libdevice (math), nvJitLink or
 # ptxas (cubins) and NVRTC; Debian main has none of them, so it is not
 # installed here. It is found at CUDA_PATH, CUDA_HOME or /usr/local/cuda;
