@@ -6,6 +6,7 @@ PKGS=(
   cmake ninja-build ccache make git
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-rt-22-dev
   libgtest-dev python3 python3-numpy python3-pip python3-setuptools pybind11-dev
+  python3-pytest  # make test: the pytest plugin test and tinygrad's hand-written kernel tests
   libopenblas-dev  # bench/kernels: the OpenBLAS sgemm reference
   # The Vulkan target: the loader's headers (the runtime dlopens libvulkan at
   # run time), Mesa's lavapipe as the device tests and CI run on, spirv-val,
@@ -16,11 +17,11 @@ PKGS=(
   # (ocml/ockl bitcode for math) and comgr (the optional gfx90a linker).
   liblld-22-dev rocm-device-libs libamd-comgr-dev
 )
-# Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own tests through the
-# backend needs (torch is test_ops.py's oracle; pytest runs the files and
-# python/tests/test_tinygrad_real.py's plugin test). The stand-in tests need none of them.
+# Optional, only with TINYGRAD_TEST_DEPS=1: what running tinygrad's own test files through
+# the backend needs beyond pytest (torch is test_ops.py's oracle; hypothesis drives some
+# files). `make test` needs neither.
 if [ "${TINYGRAD_TEST_DEPS:-0}" = 1 ]; then
-  PKGS+=(python3-torch python3-pytest python3-hypothesis)
+  PKGS+=(python3-torch python3-hypothesis)
 fi
 # Only with TINYGRAD_BENCH_DEPS=1 (`make bench`): PyTorch and torchvision, the
 # model benchmark's anchor (bench/models: ResNet-18 from torchvision, the llama
