@@ -115,6 +115,11 @@ inline bool rangeIdsLess(UOpRef a, UOpRef b) {
 /// `fusedFMA`: the target rounds math.fma once (else f32 ones go through f64).
 void contractLikeClang(FunctionOpInterface fn, bool fusedFMA = true);
 
+/// Every innermost loop of `fn` loads and stores scalars only, none of them
+/// an accumulator, and walks some buffer one element per iteration: the
+/// loops LLVM's loop vectorizer widens (InnermostLoops.cpp).
+bool innermostLoopsWalkContiguousScalars(FunctionOpInterface fn);
+
 class Emitter {
 public:
   Emitter(ModuleOp module, Location loc, const TargetDescription &target)

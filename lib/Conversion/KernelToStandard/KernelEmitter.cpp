@@ -403,7 +403,11 @@ FailureOr<KernelSignature> Emitter::finishKernel(UOpRef sink, ArrayRef<UOpRef> b
                                                          ? WalkResult::interrupt()
                                                          : WalkResult::advance();
                                             }).wasInterrupted();
-  if (!gpu() && (scalarize || gathersOnly || noLanes) && !fn.walk([](Operation *op) {
+  // Nor a large kernel whose lanes lie across a strided axis only, its
+  // innermost loops scalar loads and stores along a contiguous one
+  // (InnermostLoops.cpp): widened by LLVM as clang widens tinygrad's C.
+  bool lanesAcrossOnly = scalarizeIfGathersOnly && !noLanes && innermostLoopsWalkContiguousScalars(fn);
+  if (!gpu() && (scalarize || gathersOnly || noLanes || lanesAcrossOnly) && !fn.walk([](Operation *op) {
                        return isa<vector::MaskedLoadOp, vector::MaskedStoreOp>(op) ? WalkResult::interrupt()
                                                                                   : WalkResult::advance();
                      }).wasInterrupted())
