@@ -135,12 +135,18 @@ std::pair<UOpRef, UOpRef> payneHanek(B &b, UOpRef d) {
   UOpRef a[4];
   for (unsigned j = 0; j < 4; ++j)
     a[j] = take(zero32, j, 0);
+  // tinygrad's _shl_lazy/_shr_lazy multiply and floor-divide the u64 of x
+  // by the u64 of pow2if(y). Here e is in [0, 31] and 32 - e in [1, 32]:
+  // pow2if is exactly 2^y there, x < 2^32, so the product and the quotient
+  // are x << y and x >> y, bit for bit. The shifts are what we emit: the
+  // division was a 64-bit divide per lane (no vector integer divide on
+  // x86), which made a sin kernel's code and its compile several times
+  // larger (llama's rope kernels).
   auto shlLazy = [&](UOpRef x, UOpRef y) {
-    return b.cast(b.mul(b.cast(x, DType::UInt64), b.cast(pow2if(b, y, d->dtype), DType::UInt64)), DType::UInt32);
+    return b.cast(b.op(Op::SHL, b.cast(x, DType::UInt64), b.cast(y, DType::UInt64)), DType::UInt32);
   };
   auto shrLazy = [&](UOpRef x, UOpRef y) {
-    return b.cast(b.op(Op::FLOORDIV, b.cast(x, DType::UInt64), b.cast(pow2if(b, y, d->dtype), DType::UInt64)),
-                  DType::UInt32);
+    return b.cast(b.op(Op::SHR, b.cast(x, DType::UInt64), b.cast(y, DType::UInt64)), DType::UInt32);
   };
   UOpRef hi = b.lor(shlLazy(a[0], e), shrLazy(a[1], offset));
   UOpRef mi = b.lor(shlLazy(a[1], e), shrLazy(a[2], offset));
