@@ -203,6 +203,28 @@ class TestCompileThreads(unittest.TestCase):
         self.assertEqual(r["raised"], ["kernel 3 failed"] * 2)
         self.assertEqual(r["started_after_failure"], [0, 1, 2, 3])
 
+    def test_longest_compiles_start_first(self):
+        # a schedule's kernels are handed out costliest first: a sin kernel (hundreds of ops once
+        # decomposed) before a larger AST of plain ops, and before a small one; equals keep their order
+        code = textwrap.dedent("""
+            import json
+            from tinygrad import Tensor
+            from tinygrad.uop.ops import Ops
+            from tinygrad_mlir import compile_threads
+            def kernel(t):
+                linear, _ = t.linear_with_vars()
+                return [c.src[0] for c in linear.src if c.op is Ops.CALL and c.src[0].op is Ops.SINK][0]
+            asts = {"small": kernel(Tensor.empty(16) + 1), "sin": kernel(Tensor.empty(16).sin()),
+                    "plain": kernel((Tensor.empty(16) * 2 + 3) * Tensor.empty(16) - Tensor.empty(16) / 5),
+                    "small2": kernel(Tensor.empty(16) + 1)}
+            todo = [(name, (ast, None)) for name, ast in asts.items()]
+            print("RESULT " + json.dumps({"order": [k for k, _ in compile_threads.longest_first(todo)],
+                                          "costs": {k: compile_threads.compile_cost(a) for k, a in asts.items()}}))
+        """)
+        r = result_of(run_py(code, "CPU:MLIR"))
+        self.assertGreater(r["costs"]["plain"], r["costs"]["small"], r)
+        self.assertEqual(r["order"], ["sin", "plain", "small", "small2"], r)
+
     def test_schedule_compiles_in_threads_here(self):
         # a schedule of several kernels at PARALLEL=2: every one compiled in this process by our
         # compiler (no worker process), results as tinygrad's own

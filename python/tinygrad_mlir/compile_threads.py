@@ -7,8 +7,9 @@ second here) while the caller waits, and every PROGRAM is pickled back. That sui
 which is Python holding the GIL. Ours is a C API call (or a tinygrad-compile process) that releases it, so
 `install()` wraps lower_and_compile: the kernels it would compile for one of our renderers are compiled first,
 by the calling thread and PARALLEL-1 helper threads (each with its own C API context, kept for the next
-schedule), into tinygrad's to_program_cache, where the original finds them. Everything else (other
-renderers, kernels BEAM searches, which tinygrad compiles in the caller too) goes its usual way.
+schedule), into tinygrad's to_program_cache, where the original finds them; the costliest compiles start first.
+Everything else (other renderers, kernels BEAM searches, which tinygrad compiles in the caller too) goes its
+usual way.
 
 tinygrad's Python is not thread-safe (UOp's constructor looks its intern table up and fills it in two
 steps), so each compile's Python (exporting the AST, rebuilding the PROGRAM) runs under backend.PYTHON_LOCK,
@@ -41,7 +42,24 @@ def pending(linear, is_ours):
             continue
         if (key := to_program_key(ast, ren)) not in to_program_cache:
             todo.setdefault(key, a)
-    return list(todo.items())
+    return longest_first(list(todo.items()))
+
+
+# What one op of a kernel costs to compile, in UOps of the AST: the decompositions a transcendental
+# becomes (xsin's reductions are a few hundred ops, xexp2/xlog2 a few dozen), the rest one each.
+_DECOMPOSED_SIZE = {Ops.SIN: 300, Ops.EXP2: 40, Ops.LOG2: 60, Ops.POW: 100}
+
+
+def compile_cost(ast):
+    """A kernel's compile time, roughly: its AST's UOps, a transcendental counted as what it decomposes into."""
+    return sum(_DECOMPOSED_SIZE.get(u.op, 1) for u in ast.toposort())
+
+
+def longest_first(todo):
+    """`todo` with the costliest compiles first (longest-processing-time order): a long compile started
+    last keeps one thread busy after the others have drained the queue (llama's rope kernel, 60-75 ms
+    beside three of 13-16 ms, started second: its batch took 16 ms longer). Stable among equals."""
+    return sorted(todo, key=lambda item: -compile_cost(item[1][0]))
 
 
 def _helper_pool(n):
