@@ -132,6 +132,32 @@ class TestSameResultsAsTinygrad(unittest.TestCase):
                             for ln in compiled), compiled)
 
 
+# sin, cos and tan bit for bit as tinygrad's C computes them, over every magnitude: both of xsin's
+# reductions (Cody-Waite under 30, Payne-Hanek above, where ours shifts what tinygrad divides by 2^y),
+# the largest floats, subnormals, zeros, infinities and NaN.
+SIN_BITS = textwrap.dedent("""
+    import json, numpy as np
+    from tinygrad import Tensor
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(-50, 50, 3000), rng.standard_normal(3000) * 1e4,
+                        np.exp(rng.uniform(-100, 88, 3000)) * rng.choice([-1, 1], 3000),
+                        [0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38, -3.4e38, 30, 29.999998, 39800]])
+    x = x.astype(np.float32)
+    bits = lambda a: np.where(np.isnan(a), np.float32(np.nan), a).view(np.uint32).tolist()
+    print("RESULT " + json.dumps({f: bits(getattr(Tensor(x), f)().numpy()) for f in ("sin", "cos", "tan")}))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestSinBitsAsTinygrad(unittest.TestCase):
+    def test_sin_cos_tan_bits(self):
+        ref = result_of(run_py(SIN_BITS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + SIN_BITS, "CPU:MLIR"))
+        for f in ("sin", "cos", "tan"):
+            differ = [i for i, (a, b) in enumerate(zip(ours[f], ref[f])) if a != b]
+            self.assertEqual(differ, [], f"{f}: {len(differ)} of {len(ref[f])} values differ")
+
+
 # compile_threads.compile_all with stand-in compiles: the compiler's part of each (backend.PYTHON_LOCK
 # released) overlaps across threads, their Python never does, and a failure is the earliest kernel's.
 COMPILE_THREADS = textwrap.dedent("""
