@@ -306,8 +306,8 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       llvm::none_of(topo, [](UOpRef u) { return u->op == K::REDUCE; }) &&
       llvm::any_of(topo, [](UOpRef u) { return u->op == K::PARAM && isHalfLike(u->dtype); });
   bool small = iterationPoints(topo) < kScalarizeBelowPoints;
-  // Nor a kernel that divides by variables (tinygrad's sin reduction
-  // divides by a 2^k it computes as a float): scalarized, its loop was
+  // Nor a kernel that divides by variables (as xsin's reduction did when
+  // it divided by a 2^k it computes as a float): scalarized, its loop was
   // widened around the divides anyway, eight lanes of scalar divides
   // between extracts and inserts (un_sin: 200 ms to compile, 0.7-0.9x
   // tinygrad); as our vectors, whose divides cpu::emitObject splits into
