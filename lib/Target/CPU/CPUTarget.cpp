@@ -168,7 +168,8 @@ static llvm::FunctionPassManager keptLoopsPipeline() {
 /// x86 has no vector integer division: instruction selection splits a
 /// vector one into 64-bit lanes late, where nothing narrows them. Split
 /// before LLVM's pipeline, each lane is a scalar divide that LLVM narrows
-/// to 32 bits where its operands fit or are guarded to (un_sin: `divl`
+/// to 32 bits where its operands fit or are guarded to (u32s divided as
+/// u64, as xsin once did: `divl`
 /// only, no `divq`; Zen's 32-bit divide is the faster one).
 static void splitVectorDivisions(llvm::Function &f) {
   llvm::SmallVector<llvm::BinaryOperator *> divs;
