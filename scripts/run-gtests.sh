@@ -13,6 +13,7 @@ SUITES=(
   TinygradDialectTests
   TinygradSymbolicTests
   TinygradCodegenTests
+  TinygradConversionTests
   TinygradRuntimeTests
   TinygradRuntimeTestsSanitized
   TinygradRuntimeTestsTSan

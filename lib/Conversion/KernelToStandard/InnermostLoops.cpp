@@ -28,12 +28,11 @@ static std::optional<int64_t> stepOf(Value v, scf::ForOp loop, int depth = 0) {
     return 1;
   if (depth > 16)
     return std::nullopt;
+  if (loop.isDefinedOutsideOfLoop(v))
+    return 0; // invariant in the loop
   Operation *def = v.getDefiningOp();
   if (!def)
-    return loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp()) ? std::nullopt
-                                                                              : std::optional<int64_t>(0);
-  if (!loop->isAncestor(def))
-    return 0; // invariant in the loop
+    return std::nullopt; // an iter_arg, or an argument of a region inside the loop
   if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
     return stepOf(def->getOperand(0), loop, depth + 1);
   if (isa<arith::AddIOp, arith::SubIOp>(def)) {
