@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import platform
 import sys
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,6 +25,10 @@ config.environment["TG_CORPUS_DIR"] = corpus_dir  # for the scripts tests run (d
 # say `REQUIRES: corpus` and are reported unsupported where it is absent.
 if os.path.isdir(corpus_dir):
     config.available_features.add("corpus")
+
+# Tests of the x86 instructions the CPU target picks.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86")
 
 # Tests of the tiles our heuristic sizes to AVX-512's 32 vector registers.
 try:

@@ -221,8 +221,14 @@ UOpRef xsin(B &b, UOpRef d) {
 }
 
 UOpRef xexp2(B &b, UOpRef d) {
-  UOpRef zero = b.k(d, 0.0);
-  UOpRef x = lazyMapNumbers(b, d, zero, zero, zero, d);
+  // tinygrad first maps inf, -inf and NaN to 0 (three compares and three
+  // selects a lane) so that rintk's conversion sees a finite value; the
+  // selects below replace every such lane's result (d >= upper: inf, d <
+  // lower: 0, NaN: NaN), so the value computed there is never read, and our
+  // float -> int conversion is defined for every input (EmitCasts' guard).
+  // Dropping the map gives tinygrad's bits for every input; clang derives the
+  // same from tinygrad's C (its `?:` arm runs only where d < upper).
+  UOpRef x = d;
   UOpRef q = rintk(b, x);
   UOpRef s = b.sub(x, b.cast(q, x->dtype));
   UOpRef u = d->dtype == DType::Float64

@@ -1,5 +1,6 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
+#include "X86TruncatingConverts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -288,6 +289,10 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     }
     mpm.run(*llvmModule, mam);
   }
+  if (tm->getTargetTriple().isX86())
+    for (llvm::Function &f : *llvmModule)
+      if (!f.isDeclaration())
+        useX86TruncatingConverts(f, tm->getTargetFeatureString());
 
   ObjectOutput out;
   auto emitStart = std::chrono::steady_clock::now();
