@@ -34,6 +34,8 @@ passed=$((passed + gp)); failed=$((failed + gf))
 echo "== python =="
 python/run_tests.sh >"$log/py.txt" 2>&1
 rc=$?
+# The failing tests by name (the log itself goes with $log).
+grep -E '^(FAIL|ERROR): ' "$log/py.txt" || true
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/py.txt" | tail -1)
 pp=$(echo "$line" | awk '{print $1+0}'); pf=$(echo "$line" | awk '{print $3+0}')
 if [ "$rc" -ne 0 ] && [ "${pf:-0}" -eq 0 ]; then pf=1; tail -n 20 "$log/py.txt"; fi

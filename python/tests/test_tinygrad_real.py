@@ -336,6 +336,12 @@ class TestCountersAsTinygrad(unittest.TestCase):
     def test_counters(self):
         ref = result_of(run_py(COUNTERS, "CPU"))
         ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + COUNTERS, "CPU:MLIR"))
+        # One known difference: our xexp2 does not compute tinygrad's masking of inf, -inf and NaN
+        # before rintk (5 ops: the compares with inf and -inf and three selects; its NaN compare is the
+        # final NaN select's too), whose lanes the final selects define (docs/Design.md). softmax of 32x100 takes two exp2 an
+        # element (the sum's kernel and the normalizing one).
+        ops, mem, kernels = ref["softmax"]
+        ref["softmax"] = [ops - 5 * 2 * 32 * 100, mem, kernels]
         self.assertEqual(ours, ref)
 
 
