@@ -1,6 +1,6 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
-#include "X86TruncatingConverts.h"
+#include "tinygrad/Target/CPU/X86TruncatingConverts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"

@@ -20,7 +20,7 @@
 // from vectorizing the scalar conversion).
 //
 //===----------------------------------------------------------------------===//
-#include "X86TruncatingConverts.h"
+#include "tinygrad/Target/CPU/X86TruncatingConverts.h"
 
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"

@@ -1,6 +1,6 @@
 //===- X86TruncatingConverts.h - guarded float->int to x86's cvtt* --*- C++ -*-===//
-#ifndef TINYGRAD_LIB_TARGET_CPU_X86TRUNCATINGCONVERTS_H
-#define TINYGRAD_LIB_TARGET_CPU_X86TRUNCATINGCONVERTS_H
+#ifndef TINYGRAD_TARGET_CPU_X86TRUNCATINGCONVERTS_H
+#define TINYGRAD_TARGET_CPU_X86TRUNCATINGCONVERTS_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
