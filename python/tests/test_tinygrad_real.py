@@ -363,8 +363,12 @@ CONVS = textwrap.dedent("""
     out["128x7->32"] = x7.conv2d(w7, padding=1).numpy().flatten().tolist()
     out["128x14->32 stride 2"] = t(1, 128, 14, 14).conv2d(t(32, 128, 3, 3), padding=1, stride=2).numpy().flatten().tolist()
     out["7x7 residual"] = (x7.conv2d(w7, padding=1) + x14.conv2d(wd, stride=2)).relu().numpy().flatten().tolist()
-    # the map average-pooled in the conv's kernel (pooledConvTile)
+    # the map average-pooled in the conv's kernel (pooledChannelTile, else pooledConvTile)
     out["pooled 128x7->32"] = x7.conv2d(w7, padding=1).relu().mean((2, 3)).numpy().flatten().tolist()
+    # ... and ResNet's tail: the pooled conv with BN's scale and shift and the residual (pooledChannelTile:
+    # a vector of channels by the map's row over a packed panel, 7 registers of accumulators)
+    s, b, r = t(1, 32, 1, 1), t(1, 32, 1, 1), t(1, 32, 7, 7)
+    out["pooled 128x7->32 bn residual"] = (x7.conv2d(w7, padding=1) * s + b + r).relu().mean((2, 3)).numpy().flatten().tolist()
     # a conv written into the max pool's padded map (ResNet's stem: its sum masked per output pixel,
     # hoistReduceMask) in blocks of 6 of the 30-wide padded row
     out["stem 3x56->16 s2 + max pool"] = t(1, 3, 56, 56).conv2d(t(16, 3, 7, 7), stride=2, padding=3).relu() \

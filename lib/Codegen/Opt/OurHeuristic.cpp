@@ -601,6 +601,21 @@ static bool hoistReduceMask(Scheduler &k) {
   return true;
 }
 
+/// Applies `opts` and the thread split, kept only where a panel is then
+/// staged (stageReducePanel); else the kernel is left as it was.
+static bool withStagedPanel(Scheduler &k, llvm::function_ref<bool()> opts) {
+  UOpRef savedAst = k.ast;
+  auto savedApplied = k.applied;
+  if (opts()) {
+    applyThreadOpt(k);
+    if (stageReducePanel(k))
+      return true;
+  }
+  k.ast = savedAst;
+  k.applied = savedApplied;
+  return false;
+}
+
 /// A direct convolution as a matrix product over a packed weight panel:
 /// out[o, y, x] for one vector register of output channels o by a block of
 /// a row's pixels x, the taps along x unrolled, the input channels and the
@@ -682,27 +697,112 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
              std::make_tuple(-b.block * b.oVectors, b.block + b.oVectors, b.block);
     });
   }
-  UOpRef savedAst = k.ast;
-  auto savedApplied = k.applied;
   int64_t oSize = Scheduler::size(rs[axisWithId(k, oId)]).value_or(0);
   for (auto [block, oVectors] : tiles) {
     // The accumulators, the panel's vectors and a broadcast pixel in registers.
     if (oSize % (oVectors * lanes) != 0 || oVectors * block + oVectors + 1 > (int64_t)k.target.vectorRegs)
       continue;
     int64_t padded = (xSize + block - 1) / block * block;
-    bool ok = k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), lanes}) &&
-              (oVectors == 1 || k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oVectors})) &&
-              (padded == xSize || k.applyOpt({tg::OptOps::PadTo, (int64_t)axisWithId(k, xId), block})) &&
-              k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), block}) && unrollAxis(k, tapId, 0);
-    if (ok) {
-      applyThreadOpt(k);
-      if (stageReducePanel(k))
-        return true;
-    }
-    k.ast = savedAst;
-    k.applied = savedApplied;
+    if (withStagedPanel(k, [&, block = block, oVectors = oVectors] {
+          return k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), lanes}) &&
+                 (oVectors == 1 || k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), oVectors})) &&
+                 (padded == xSize || k.applyOpt({tg::OptOps::PadTo, (int64_t)axisWithId(k, xId), block})) &&
+                 k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, xId), block}) && unrollAxis(k, tapId, 0);
+        }))
+      return true;
   }
   return false;
+}
+
+/// A conv whose whole map is reduced in its kernel (see pooledConvTile):
+/// the outer REDUCE ADD over the map holding the inner REDUCE ADD of a
+/// float product (a CAST between them allowed), the kernel's only two.
+struct PooledConv {
+  UOpRef outer, inner, mul;
+};
+static std::optional<PooledConv> matchPooledConv(Scheduler &k) {
+  if (work(k) < 16 * kMinWork || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+    return std::nullopt;
+  auto reds = k.reduceOps();
+  if (reds.size() != 2)
+    return std::nullopt;
+  auto holdsReduce = [](UOpRef r) {
+    bool holds = false;
+    forEachNode(r->src[0], [&](UOpRef u) { return !(holds = u->op == Op::REDUCE); });
+    return holds;
+  };
+  UOpRef outer = holdsReduce(reds[0]) ? reds[0] : reds[1], inner = outer == reds[0] ? reds[1] : reds[0];
+  auto isAdd = [](UOpRef r) {
+    auto kind = r->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(r->arg.attrs.get("kind")) : tg::ReduceKindAttr();
+    return kind && kind.getValue() == tg::ReduceKind::Add;
+  };
+  if (!holdsReduce(outer) || holdsReduce(inner) || !isAdd(outer) || !isAdd(inner) || !isFloat(inner->dtype))
+    return std::nullopt;
+  UOpRef mul = inner->src[0]->op == Op::CAST ? inner->src[0]->src[0] : inner->src[0];
+  if (mul->op != Op::MUL)
+    return std::nullopt;
+  return PooledConv{outer, inner, mul};
+}
+
+/// The conv of pooledConvTile as channelConvTile tiles a plain one: a
+/// vector register of output channels by the map's row unrolled (each
+/// pixel its own accumulator, its input one broadcast), the taps along x
+/// unrolled, and the weights of the block of channels packed into a panel
+/// (stageReducePanel) that every row of the map reuses. The order of every
+/// sum is tinygrad's: lanes are outputs or the pool's own pixels. False
+/// (nothing applied) when the kernel is not that shape or no panel is
+/// staged.
+static bool pooledChannelTile(Scheduler &k) {
+  auto p = matchPooledConv(k);
+  if (!p)
+    return false;
+  UOpRef outer = p->outer, inner = p->inner, mul = p->mul;
+  UOpRef aLoad = soleLoad(mul->src[0]), bLoad = soleLoad(mul->src[1]);
+  UOpRef aIdx = aLoad ? indexOf(aLoad) : nullptr, bIdx = bLoad ? indexOf(bLoad) : nullptr;
+  if (!aIdx || !bIdx || aIdx == aLoad || bIdx == bLoad)
+    return false;
+  auto rs = k.rngs();
+  IndexStrides sa = measureStrides(k.ctx, aIdx, rs), sb = measureStrides(k.ctx, bIdx, rs);
+  // The input reads the map (the outer reduce's ranges), the weights not.
+  auto readsMap = [&](const IndexStrides &s) {
+    return llvm::any_of(outer->src.drop_front(), [&](UOpRef r) { return r->op == Op::RANGE && s(r) != 0; });
+  };
+  if (readsMap(sa) == readsMap(sb))
+    return false;
+  const IndexStrides &in = readsMap(sa) ? sa : sb, &w = readsMap(sa) ? sb : sa;
+  int64_t lanes = k.target.vectorBytes / 4;
+  AxisKey oId, xId, tapId;
+  int64_t xSize = 0;
+  for (unsigned a : k.upcastableDims()) {
+    UOpRef r = rs[a];
+    if (Scheduler::axisType(r) == AxisType::Weak && w(r) != 0 && in(r) == 0 &&
+        Scheduler::size(r).value_or(1) % lanes == 0) {
+      oId = axisKey(r);
+      break;
+    }
+  }
+  // The map's row: the pool's range the input is contiguous in, short
+  // enough to be accumulators; the taps along x: the conv's short range
+  // both read, the input by one element.
+  for (UOpRef r : outer->src.drop_front())
+    if (r->op == Op::RANGE && in(r) == 1 && w(r) == 0 && Scheduler::size(r).value_or(0) <= 16) {
+      xId = axisKey(r);
+      xSize = *Scheduler::size(r);
+    }
+  for (UOpRef r : inner->src.drop_front()) {
+    int64_t n = r->op == Op::RANGE ? Scheduler::size(r).value_or(0) : 0;
+    if (n > 1 && n <= 8 && in(r) == 1 && w(r) != 0) {
+      tapId = axisKey(r);
+      break;
+    }
+  }
+  // The accumulators, the panel's vector and a broadcast pixel in registers.
+  if (!oId || !xId || !tapId || xSize + 2 > (int64_t)k.target.vectorRegs)
+    return false;
+  return withStagedPanel(k, [&] {
+    return k.applyOpt({tg::OptOps::Upcast, (int64_t)axisWithId(k, oId), lanes}) && unrollAxis(k, xId, 0) &&
+           unrollAxis(k, tapId, 0);
+  });
 }
 
 /// A convolution whose whole map is reduced in the same kernel (ResNet's
@@ -715,27 +815,12 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
 /// ResNet-18's 512-channel tail with the pool 19 -> 6.7 ms at 1 thread
 /// (tinygrad's C 19); a vector of output channels instead stays at 18-19
 /// (its weights a strided gather per FMA) and the map's x alone at 27.
+/// pooledChannelTile, which packs those weights, comes first (2.5 ms).
 bool pooledConvTile(Scheduler &k) {
-  if (work(k) < 16 * kMinWork || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
+  auto p = matchPooledConv(k);
+  if (!p || !soleLoad(p->mul->src[0]) || !soleLoad(p->mul->src[1]))
     return false;
-  auto reds = k.reduceOps();
-  if (reds.size() != 2)
-    return false;
-  auto holdsReduce = [](UOpRef r) {
-    bool holds = false;
-    forEachNode(r->src[0], [&](UOpRef u) { return !(holds = u->op == Op::REDUCE); });
-    return holds;
-  };
-  UOpRef outer = holdsReduce(reds[0]) ? reds[0] : reds[1], inner = outer == reds[0] ? reds[1] : reds[0];
-  auto isAdd = [](UOpRef r) {
-    auto kind = r->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(r->arg.attrs.get("kind")) : tg::ReduceKindAttr();
-    return kind && kind.getValue() == tg::ReduceKind::Add;
-  };
-  if (!holdsReduce(outer) || holdsReduce(inner) || !isAdd(outer) || !isAdd(inner) || !isFloat(inner->dtype))
-    return false;
-  UOpRef mul = inner->src[0]->op == Op::CAST ? inner->src[0]->src[0] : inner->src[0];
-  if (mul->op != Op::MUL || !soleLoad(mul->src[0]) || !soleLoad(mul->src[1]))
-    return false;
+  UOpRef outer = p->outer, inner = p->inner;
   // The map (the outer reduce's ranges, at most 64 points) and the taps
   // (the inner reduce's short ranges), unrolled last axis first.
   llvm::SmallVector<AxisKey, 4> keys;
@@ -1214,15 +1299,10 @@ static bool outerProductTile(Scheduler &k) {
 
 void ourOptimizations(Scheduler &k) {
   // The packed-panel tile, kept only where the panel is staged.
+  if (withStagedPanel(k, [&] { return matmulTile(k, 2); }))
+    return;
   UOpRef ast = k.ast;
   auto applied = k.applied;
-  if (matmulTile(k, 2)) {
-    applyThreadOpt(k);
-    if (stageReducePanel(k))
-      return;
-    k.ast = ast;
-    k.applied = applied;
-  }
   // The tiles of a reduce of a product; a reduce masked per output point
   // (hoistReduceMask) gets them only with the mask hoisted, and keeps its
   // AST where none applies.
@@ -1243,6 +1323,8 @@ void ourOptimizations(Scheduler &k) {
     k.ast = ast;
     k.applied = applied;
   }
+  if (pooledChannelTile(k))
+    return;
   if (pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k) || outerProductTile(k)) {
     applyThreadOpt(k);
     return;

@@ -93,16 +93,17 @@ bool stageReducePanel(Scheduler &k) {
       ast->src[0]->src[0]->op != Op::STORE)
     return false;
   // Of several reduces side by side (a residual block's conv and its 1x1
-  // downsample summed into one output), the one over the most points.
-  auto reds = k.reduceOps();
+  // downsample summed into one output), the one over the most points; of
+  // nested ones (a conv inside the average pool of its map), an innermost
+  // one, whose panel every step of the reduces around it reuses.
+  llvm::SmallVector<UOpRef, 2> reds, outerReds;
+  for (UOpRef r : k.reduceOps()) {
+    bool nests = false;
+    forEachNode(r->src[0], [&](UOpRef u) { return !(nests = u->op == Op::REDUCE); });
+    (nests ? outerReds : reds).push_back(r);
+  }
   if (reds.empty())
     return false;
-  for (UOpRef r : reds) {
-    bool nested = false;
-    forEachNode(r->src[0], [&](UOpRef u) { return !(nested = u->op == Op::REDUCE); });
-    if (nested)
-      return false;
-  }
   auto points = [](UOpRef r) {
     int64_t n = 1;
     for (UOpRef x : r->src.drop_front())
@@ -117,6 +118,17 @@ bool stageReducePanel(Scheduler &k) {
   llvm::SmallVector<UOpRef, 4> redRanges, redLanes, outRanges = closedRanges(rc, end);
   for (UOpRef r : closedRanges(rc, red))
     (isLane(r) ? redLanes : redRanges).push_back(r);
+  // The ranges of the reduces around it: loops inside the output's, so a
+  // panel they do not index is reused by each of their steps as it stands.
+  llvm::SmallVector<UOpRef, 4> aroundRanges;
+  for (UOpRef o : outerReds) {
+    bool holds = false;
+    forEachNode(o->src[0], [&](UOpRef u) { return !(holds |= u == red); });
+    if (holds)
+      for (UOpRef r : closedRanges(rc, o))
+        if (!llvm::is_contained(redRanges, r) && !llvm::is_contained(redLanes, r))
+          aroundRanges.push_back(r);
+  }
   if (redRanges.empty())
     return false;
   llvm::stable_sort(redRanges, [](UOpRef a, UOpRef b) { return Scheduler::axisId(a) < Scheduler::axisId(b); });
@@ -152,7 +164,7 @@ bool stageReducePanel(Scheduler &k) {
       if (s == 0)
         continue;
       if (!isRed(r) && !isOut(r))
-        return true; // a range of some other scope
+        return true; // a range of some other scope, or of a reduce around
       auto n = Scheduler::size(r);
       if (!n)
         return true;
@@ -220,6 +232,9 @@ bool stageReducePanel(Scheduler &k) {
         c.reuse *= Scheduler::size(r).value_or(1);
         c.reuseLoops.push_back(r);
       }
+    for (UOpRef r : aroundRanges)
+      if (!isLane(r) && lin->strideOf(r) == 0)
+        c.reuse *= Scheduler::size(r).value_or(1);
     if (c.reuse < (denseLanes ? kMinReuse : kMinGatherReuse) || c.reuse <= best.reuse)
       return true;
     c.lin = std::move(*lin);

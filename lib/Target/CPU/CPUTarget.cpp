@@ -1,5 +1,6 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
+#include "tinygrad/Target/CPU/SplitCrossBlockVectors.h"
 #include "tinygrad/Target/CPU/X86TruncatingConverts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -13,6 +14,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsX86.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -289,10 +291,17 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     }
     mpm.run(*llvmModule, mam);
   }
-  if (tm->getTargetTriple().isX86())
-    for (llvm::Function &f : *llvmModule)
-      if (!f.isDeclaration())
-        useX86TruncatingConverts(f, tm->getTargetFeatureString());
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    if (tm->getTargetTriple().isX86())
+      useX86TruncatingConverts(f, tm->getTargetFeatureString());
+    // Instruction selection's register width (the function's features
+    // included), the unit a value between blocks is carried in.
+    splitCrossBlockVectors(
+        f, tm->getTargetTransformInfo(f).getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+               .getFixedValue());
+  }
 
   ObjectOutput out;
   auto emitStart = std::chrono::steady_clock::now();
