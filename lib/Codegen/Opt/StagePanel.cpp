@@ -104,15 +104,19 @@ bool stageReducePanel(Scheduler &k) {
   }
   if (reds.empty())
     return false;
-  auto points = [](UOpRef r) {
+  // Points of the RANGEs it closes (after the opts a closer may be an
+  // expression of ranges, which counted as no points and let a residual
+  // block's 1x1 downsample take the panel from its 3x3 conv: ResNet-18's
+  // 512-channel tail 8.2 -> 3.4 ms at 1 thread).
+  sym::RangeCache rc;
+  auto points = [&](UOpRef r) {
     int64_t n = 1;
-    for (UOpRef x : r->src.drop_front())
+    for (UOpRef x : closedRanges(rc, r))
       n *= Scheduler::size(x).value_or(1);
     return n;
   };
   UOpRef red = *llvm::max_element(reds, [&](UOpRef a, UOpRef b) { return points(a) < points(b); }),
          end = ast->src[0];
-  sym::RangeCache rc;
   // The reduce's loops index the panel's rows; its lanes (taps a
   // convolution unrolled) are lanes of a row, as the output's are.
   llvm::SmallVector<UOpRef, 4> redRanges, redLanes, outRanges = closedRanges(rc, end);
