@@ -657,9 +657,8 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
   if (!tapId)
     return false;
   // 8 pixels of a row that divides by 8 (two vectors of channels: 16
-  // accumulators with AVX-512), or a short row whole (unpadded first,
-  // below; else padded to 8 or 16 lanes, its extra lanes gated, 16 with one
-  // vector of channels). A whole row keeps
+  // accumulators with AVX-512), or a short row whole, padded to 8 or 16
+  // lanes (its extra lanes gated; 16 with one vector of channels). A whole row keeps
   // every tap's padding along x static per lane; blocks of a padded row
   // gate each lane on the block (ResNet's 28 padded to 32: 3.5x slower
   // than smallMapConvTile, which keeps it).
@@ -670,28 +669,11 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
     int64_t block, oVectors;
   };
   llvm::SmallVector<Tile, 6> tiles;
-  // A short row first whole and unpadded, by two vectors of channels where
-  // the accumulators stay within 16, else one (any number of accumulator
-  // registers works now that a loop carries them as registers,
-  // SplitCrossBlockVectors). ResNet-18 at 1 thread, against the padded
-  // row (each side's choice timed interleaved): 256 -> 512 channels
-  // stride 2 onto 7x7 7 by 2 1.0 ms (8 by 2: 1.4-1.6), 512 on 7x7 7 by 1
-  // 2.4-2.8 (3.0-3.2), 128 -> 256 stride 2 onto 14x14 14 by 1 1.1-1.3
-  // (16 by 1: 1.5), 256 on 14x14 2.3-2.6 (2.5-3.3). Blocks of such a row
-  // (7 by 2 on 14) gate each lane on its block: 1.9 on the stride-1 one,
-  // 2.6-4.2 on the stride-2 one.
-  if (block == 8 || block == 16) {
-    if (xSize < 8 && xSize % 8 != 0 && 2 * xSize <= 16)
-      tiles.push_back({xSize, 2});
-    if (xSize % 8 != 0)
-      tiles.push_back({xSize, 1});
-  }
   if (block) {
     int64_t padded = (xSize + block - 1) / block * block;
-    if (!(xSize > block && xSize % block != 0) && (padded - xSize) * 8 <= padded)
-      tiles.append({{block, 2}, {block, 1}});
-    if (tiles.empty())
+    if ((xSize > block && xSize % block != 0) || (padded - xSize) * 8 > padded)
       return false;
+    tiles = {{block, 2}, {block, 1}};
   } else if (divisorBlocks || xSize > 16) {
     // Else (a row longer than 16 at once, any other where no other tile
     // took the kernel), blocks of pixels that
