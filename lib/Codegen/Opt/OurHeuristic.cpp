@@ -661,7 +661,7 @@ static bool channelConvTile(Scheduler &k, bool divisorBlocks = false) {
   // lanes (its extra lanes gated; 16 with one vector of channels). A whole row keeps
   // every tap's padding along x static per lane; blocks of a padded row
   // gate each lane on the block (ResNet's 28 padded to 32: 3.5x slower
-  // than smallMapConvTile, which keeps it).
+  // than smallMapConvTile; such a row gets the divisor blocks below).
   int64_t block = xSize % 8 == 0 ? 8 : xSize < 8 ? 8 : xSize < 16 ? 16 : 0;
   // Two vectors of channels (two FMAs per broadcast pixel), else one where
   // the panel of two would not fit its half of the L2 (512 channels in).
@@ -791,9 +791,10 @@ static bool pooledChannelTile(Scheduler &k) {
   // enough to be accumulators; the taps along x: the conv's short range
   // both read, the input by one element.
   for (UOpRef r : outer->src.drop_front())
-    if (r->op == Op::RANGE && in(r) == 1 && w(r) == 0 && Scheduler::size(r).value_or(0) <= 16) {
+    if (int64_t n = r->op == Op::RANGE ? Scheduler::size(r).value_or(0) : 0;
+        n > 1 && n <= 16 && in(r) == 1 && w(r) == 0) {
       xId = axisKey(r);
-      xSize = *Scheduler::size(r);
+      xSize = n;
     }
   for (UOpRef r : inner->src.drop_front()) {
     int64_t n = r->op == Op::RANGE ? Scheduler::size(r).value_or(0) : 0;
