@@ -91,6 +91,7 @@ static tgc_status beamSearch(tgc_module *module, const tgc_beam_options *options
                      {"searched", found->searched},
                      {"rounds", (int64_t)sr.rounds},
                      {"compiled", (int64_t)sr.compiled},
+                     {"deduped", (int64_t)sr.deduped},
                      {"timed", (int64_t)sr.timed},
                      {"cut_off", (int64_t)sr.cutOff},
                      {"best_s", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS) : json::Value(nullptr)},

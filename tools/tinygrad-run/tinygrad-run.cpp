@@ -193,7 +193,7 @@ int main(int argc, char **argv) {
     llvm::outs() << "BEAM " << beamWidth << " on " << found->device << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
                  << ", opts " << opt::toString(found->opts) << (found->heuristic ? " (the heuristic's)" : "");
     if (found->searched)
-      llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.timed << " timed, "
+      llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.deduped << " deduplicated, " << sr.timed << " timed, "
                    << sr.failures.size() << " failed, best " << llvm::format("%.3f", sr.bestS * 1e3) << " ms, "
                    << llvm::format("%.2f", sr.searchS) << " s";
     llvm::outs() << "\n";
@@ -202,7 +202,8 @@ int main(int argc, char **argv) {
     beamJSON = json::Object{{"cached", found->cached}, {"searched", found->searched},
                             {"opts", opt::toString(found->opts)}, {"heuristic", found->heuristic},
                             {"rounds", (int64_t)sr.rounds},
-                            {"compiled", (int64_t)sr.compiled}, {"timed", (int64_t)sr.timed},
+                            {"compiled", (int64_t)sr.compiled}, {"deduped", (int64_t)sr.deduped},
+                            {"timed", (int64_t)sr.timed},
                             {"best_ms", found->searched && std::isfinite(sr.bestS) ? json::Value(sr.bestS * 1e3)
                                                                                 : json::Value(nullptr)},
                             {"search_s", sr.searchS}, {"compile_s", sr.compileS}, {"time_s", sr.timeS},

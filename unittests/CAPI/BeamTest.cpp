@@ -49,10 +49,10 @@ std::string resultOpts(const std::string &res) {
 }
 
 struct Search {
-  Search() {
+  explicit Search(const char *input = "matmul_64.json") {
     EXPECT_EQ(tgc_context_create(&ctx), TGC_OK);
-    std::string text = readInput("matmul_64.json");
-    EXPECT_EQ(tgc_module_import_json(ctx, text.data(), text.size(), "matmul_64.json", "ast", &module), TGC_OK)
+    std::string text = readInput(input);
+    EXPECT_EQ(tgc_module_import_json(ctx, text.data(), text.size(), input, "ast", &module), TGC_OK)
         << lastError();
     char tmpl[] = "/tmp/tgc-beam-XXXXXX";
     cacheDir = mkdtemp(tmpl);
@@ -152,6 +152,20 @@ TEST(Beam, DeterministicUnderAFixedTimer) {
   std::string a = s.run(2, true, tableTimer, &t1), b = s.run(2, true, tableTimer, &t2);
   EXPECT_EQ(resultOpts(a), resultOpts(b));
   EXPECT_EQ(t1.seen, t2.seen);
+}
+
+TEST(Beam, ACandidateWithAnEarlierCandidatesKernelIsNotCompiled) {
+  // var_add's heuristic applies UPCAST axis 0 by 4, which is also one of
+  // the first round's actions: the seed is compiled, the action's AST is
+  // the seed's (interned), so it is counted and not compiled again.
+  Search s("var_add.json");
+  Table t;
+  std::string res = s.run(2, true, tableTimer, &t);
+  EXPECT_EQ(jsonNumber(res, "deduped"), 1) << res;
+  EXPECT_NE(res.find("\"searched\":true"), std::string::npos) << res;
+  // Each kernel the timer saw was timed once (3 runs), none twice.
+  for (auto &kv : t.seen)
+    EXPECT_LE(kv.second, 3) << kv.first;
 }
 
 /// An environment variable set for one scope, restored after.

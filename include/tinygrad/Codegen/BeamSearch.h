@@ -116,6 +116,8 @@ struct SearchResult {
   bool heuristic = false;
   double heuristicS = 0;      ///< its time (inf if it was not timed)
   unsigned rounds = 0, compiled = 0, timed = 0;
+  /// Candidates not compiled: their kernel AST was an earlier candidate's.
+  unsigned deduped = 0;
   /// Of `timed`: candidates whose runs were cut off (time inf: the runner
   /// stopped them past count x the early stop).
   unsigned cutOff = 0;

@@ -1,6 +1,7 @@
 //===- BeamSearch.cpp - tinygrad's beam_search over kernel opts -----------===//
 #include "tinygrad/Codegen/BeamSearch.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -162,6 +163,7 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
   res.compileThreads = std::max(1u, opts.compileThreads);
   std::vector<std::pair<Scheduler, double>> beam{{start, inf}};
   std::set<std::string> seenLibs;
+  llvm::DenseSet<sym::UOpRef> seenAsts;
   auto log = [&](const std::string &m) {
     if (opts.log)
       opts.log(m);
@@ -207,12 +209,24 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
   bool exiting = false;
   while (!exiting) {
     ++res.rounds;
+    // A candidate whose opts give a kernel AST an earlier candidate had
+    // (UPCAST 4 then 2 against 2 then 4 on one axis; a beam entry's opt
+    // that another entry took a round earlier) would compile to that
+    // candidate's code and be skipped as a known lib: the AST being
+    // interned, it is dropped before its compile (tinygrad compiles each
+    // and drops it by its lib).
     std::vector<Scheduler> candidates;
+    auto add = [&](Scheduler s2) {
+      if (seenAsts.insert(s2.ast).second)
+        candidates.push_back(std::move(s2));
+      else
+        ++res.deduped;
+    };
     if (seed && res.rounds == 1)
-      candidates.push_back(*seed);
+      add(*seed);
     for (auto &[si, t] : beam)
       for (auto &[idx, s2] : kernelActions(si, /*include0=*/false, opts.maxUpcast, opts.maxLocal))
-        candidates.push_back(std::move(s2));
+        add(std::move(s2));
     std::vector<std::pair<Scheduler *, double>> timed;
     double leastOps = inf;
     // The early stop's reference: tinygrad's (the last round's best), or
