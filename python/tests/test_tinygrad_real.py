@@ -377,6 +377,11 @@ CONVS = textwrap.dedent("""
     from tinygrad import nn
     Tensor.manual_seed(0)
     out["lazy weight 48x14->16"] = nn.Conv2d(48, 16, 3, padding=1)(Tensor(rng.standard_normal((1, 48, 14, 14)).astype(np.float32))).numpy().flatten().tolist()
+    # a conv's input gradient through a max pool (outerProductTile: 8 images by 16 channels over a panel of
+    # every tap's weights, packed once; the tap is an expression of the 6x6 window, a windowed panel)
+    xg = t(16, 32, 14, 14)
+    (xg.relu().conv2d(t(32, 32, 5, 5)).relu().max_pool2d(2) * t(16, 32, 5, 5)).sum().backward()
+    out["conv input grad 32x14 5x5"] = xg.grad.numpy().flatten().tolist()
     print("RESULT " + json.dumps(out))
 """)
 

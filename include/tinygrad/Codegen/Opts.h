@@ -112,7 +112,10 @@ inline constexpr const char *kPairwiseFoldAttr = "pairwise";
 /// AFTER, tinygrad's staging vocabulary), and the loops it does not depend
 /// on move inside, so every row reuses the packed panel from cache. Float
 /// results are unchanged (the same values summed in the same order).
-bool stageReducePanel(Scheduler &k);
+/// `windowed`: an operand whose index is no linear form of ranges (a
+/// transposed convolution's tap, t // 25) is staged too, the panel holding
+/// a row for every value of that part (and its gate kept on the reads).
+bool stageReducePanel(Scheduler &k, bool windowed = false);
 
 enum class OptMode {
   Tinygrad, ///< tinygrad's hand-coded heuristic, unchanged

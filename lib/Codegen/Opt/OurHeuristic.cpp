@@ -603,12 +603,12 @@ static bool hoistReduceMask(Scheduler &k) {
 
 /// Applies `opts` and the thread split, kept only where a panel is then
 /// staged (stageReducePanel); else the kernel is left as it was.
-static bool withStagedPanel(Scheduler &k, llvm::function_ref<bool()> opts) {
+static bool withStagedPanel(Scheduler &k, llvm::function_ref<bool()> opts, bool windowed = false) {
   UOpRef savedAst = k.ast;
   auto savedApplied = k.applied;
   if (opts()) {
     applyThreadOpt(k);
-    if (stageReducePanel(k))
+    if (stageReducePanel(k, windowed))
       return true;
   }
   k.ast = savedAst;
@@ -1301,7 +1301,20 @@ static bool outerProductTile(Scheduler &k) {
   }
   if (!onlyA || !onlyB)
     return false;
-  return upcastPair(k, onlyB, 8, onlyA, 8);
+  // A vector of 16 lanes along one operand's own axis, over a panel of that
+  // operand (a windowed one: the input gradient's weights are read at a tap
+  // (t // 25) its index only knows as an expression; the panel holds every
+  // tap of the channel block, packed once and read by each batch row and
+  // pixel as one vector load, where the 8x8 tile gathers 8 weights a step).
+  for (auto [own, ownSize, other] : {std::tuple(onlyA, sizeA, onlyB), std::tuple(onlyB, sizeB, onlyA)})
+    if (ownSize % 16 == 0 &&
+        withStagedPanel(k, [&, own = own, other = other] { return upcastPair(k, other, 8, own, 16); },
+                        /*windowed=*/true))
+      return true;
+  if (!upcastPair(k, onlyB, 8, onlyA, 8))
+    return false;
+  applyThreadOpt(k);
+  return true;
 }
 
 void ourOptimizations(Scheduler &k) {
@@ -1332,10 +1345,12 @@ void ourOptimizations(Scheduler &k) {
   }
   if (pooledChannelTile(k))
     return;
-  if (pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k) || outerProductTile(k)) {
+  if (pooledConvTile(k) || splitReduceAccumulators(k) || wideElementwise(k)) {
     applyThreadOpt(k);
     return;
   }
+  if (outerProductTile(k)) // with its thread split
+    return;
   handCodedOptimizations(k);
   verticalFold(k);
 }

@@ -41,6 +41,8 @@ constexpr int64_t kMinReuse = 8;
 /// A panel whose lanes are a gather in the buffer: every reuse unpacked is
 /// a gather again, so a second one already pays for the copy.
 constexpr int64_t kMinGatherReuse = 2;
+/// The most values a windowed operand's window may take (panel rows).
+constexpr int64_t kMaxWindowValues = 1024;
 
 bool isLane(UOpRef r) {
   AxisType t = Scheduler::axisType(r);
@@ -57,8 +59,52 @@ struct Candidate {
   /// emitted fastest, EmitScopes laneBefore).
   llvm::SmallVector<int64_t, 2> laneStrides;
   llvm::SmallVector<UOpRef, 4> reuseLoops;
+  /// A windowed operand (stageReducePanel's `windowed`): the part of its
+  /// index that is no linear form of ranges, e.g. a transposed conv's tap
+  /// (t // 25) * 5 + u // 25, with its bounds; the panel holds a row for
+  /// each of its values. Null: the index is linear.
+  UOpRef window = nullptr;
+  int64_t windowLo = 0, windowSize = 1;
+  /// The load's gate (its index a WHERE(gate, idx, Invalid)); null: none.
+  UOpRef gate = nullptr, invalid = nullptr;
 };
 
+/// `idx` as offset + sum(stride * RANGE) + window, sums and products by
+/// constants distributed, where the window is the sum of every other
+/// summand (nullopt when one of those depends on a lane range: the lanes
+/// must stay linear to be dense in the panel).
+std::optional<std::pair<LinearIndex, UOpRef>> linearPlusWindow(sym::Context &ctx, sym::RangeCache &rc,
+                                                               UOpRef idx) {
+  auto intConst = [](UOpRef u) { return u->op == Op::CONST && u->val().kind == Scalar::Int; };
+  LinearIndex lin;
+  llvm::SmallVector<UOpRef, 4> window;
+  llvm::SmallVector<std::pair<UOpRef, int64_t>, 8> work{{idx, 1}};
+  while (!work.empty()) {
+    auto [u, k] = work.pop_back_val();
+    if (u->op == Op::ADD) {
+      for (UOpRef x : u->src)
+        work.push_back({x, k});
+    } else if (u->op == Op::MUL && u->src.size() == 2 && (intConst(u->src[0]) || intConst(u->src[1]))) {
+      bool first = intConst(u->src[0]);
+      work.push_back({u->src[first ? 1 : 0], k * (int64_t)u->src[first ? 0 : 1]->val().i});
+    } else if (intConst(u)) {
+      lin.offset += k * (int64_t)u->val().i;
+    } else if (u->op == Op::RANGE) {
+      UOpRef range = u;
+      auto *at = llvm::find_if(lin.strides, [&](auto &p) { return p.first == range; });
+      if (at == lin.strides.end())
+        lin.strides.push_back({u, k});
+      else
+        at->second += k;
+    } else {
+      for (UOpRef r : rc.ranges(u))
+        if (isLane(r))
+          return std::nullopt;
+      window.push_back(k == 1 ? u : ctx.mul(u, k));
+    }
+  }
+  return std::make_pair(std::move(lin), window.empty() ? nullptr : ctx.usum(window));
+}
 /// The RANGEs a REDUCE or END closes (its closers may still be the
 /// expressions shift_to left: r*4 + u closes r and u).
 llvm::SmallVector<UOpRef, 4> closedRanges(sym::RangeCache &rc, UOpRef u) {
@@ -87,7 +133,7 @@ UOpRef densePosition(sym::Context &ctx, llvm::ArrayRef<UOpRef> rs, int64_t unit)
 }
 } // namespace
 
-bool stageReducePanel(Scheduler &k) {
+bool stageReducePanel(Scheduler &k, bool windowed) {
   UOpRef ast = k.ast;
   if (ast->op != Op::SINK || ast->src.size() != 1 || ast->src[0]->op != Op::END ||
       ast->src[0]->src[0]->op != Op::STORE)
@@ -153,14 +199,35 @@ bool stageReducePanel(Scheduler &k) {
       return true;
     bool gated = false;
     UOpRef idx = indexOf(x, &gated);
-    if (gated)
-      return true;
-    auto lin = linearizeIndex(
-        idx, [](UOpRef u) { return u->op == Op::RANGE; },
-        [&](UOpRef u) { return !rc.ranges(u).empty(); });
+    Candidate c;
+    std::optional<LinearIndex> lin;
+    if (!gated)
+      lin = linearizeIndex(
+          idx, [](UOpRef u) { return u->op == Op::RANGE; },
+          [&](UOpRef u) { return !rc.ranges(u).empty(); });
+    if (!lin && windowed) {
+      // A windowed operand: whatever is no linear form of ranges is one
+      // more row coordinate of the panel, over all of its values; a gated
+      // load keeps its gate on the panel (the fill reads every value the
+      // window can take, each within the buffer).
+      auto lw = linearPlusWindow(k.ctx, rc, idx);
+      if (!lw || !lw->second)
+        return true;
+      UOpRef w = lw->second;
+      if (w->vmin().kind != Scalar::Int || w->vmax().kind != Scalar::Int ||
+          w->vmax().i - w->vmin().i >= kMaxWindowValues)
+        return true;
+      c.window = w;
+      c.windowLo = (int64_t)w->vmin().i;
+      c.windowSize = (int64_t)(w->vmax().i - w->vmin().i) + 1;
+      if (gated) {
+        c.gate = x->src[1]->src[0];
+        c.invalid = x->src[1]->src[2];
+      }
+      lin = std::move(lw->first);
+    }
     if (!lin)
       return true;
-    Candidate c;
     c.load = x;
     c.width = 1;
     llvm::SmallVector<int64_t, 32> offsets{0};
@@ -216,7 +283,7 @@ bool stageReducePanel(Scheduler &k) {
     if (bytes <= 0 || c.width * bytes < (int64_t)k.target.vectorBytes)
       return true;
     // Already a packed panel: the reduce ranges walk it densely.
-    bool packed = denseLanes;
+    bool packed = denseLanes && !c.window;
     int64_t dense = c.width;
     for (UOpRef r : llvm::reverse(redRanges)) {
       int64_t s = lin->strideOf(r);
@@ -227,7 +294,7 @@ bool stageReducePanel(Scheduler &k) {
     }
     if (packed)
       return true;
-    c.elems = redPoints * c.width;
+    c.elems = redPoints * c.windowSize * c.width;
     if (c.elems * bytes > (int64_t)k.target.cacheBytes / 2)
       return true;
     c.reuse = 1;
@@ -271,10 +338,15 @@ bool stageReducePanel(Scheduler &k) {
   bufAttrs.set("arg", pa);
   UOpRef buf = ctx.get(Op::BUFFER, tg::makeValueType(elem, {best.elems}, tg::AddrSpace::Local),
                        {ctx.constInt(best.elems)}, sym::Arg{Scalar(), bufAttrs.getDictionary(m)});
-  auto rowOf = [&](llvm::ArrayRef<UOpRef> reds, llvm::ArrayRef<UOpRef> lanes) {
+  // A window's value w (from its lower bound) selects a block of rows, the
+  // reduce ranges' rows inside it.
+  int64_t windowRows = best.elems / best.windowSize;
+  auto rowOf = [&](llvm::ArrayRef<UOpRef> reds, llvm::ArrayRef<UOpRef> lanes, UOpRef window) {
     UOpRef pos = densePosition(ctx, reds, best.width);
     for (auto [u, s] : llvm::zip(lanes, best.laneStrides))
       pos = ctx.add(pos, s == 1 ? u : ctx.mul(u, s));
+    if (window)
+      pos = ctx.add(pos, ctx.mul(best.windowLo ? ctx.sub(window, best.windowLo) : window, windowRows));
     return pos;
   };
   // The fill: the operand's own index over fresh copies of the reduce
@@ -285,17 +357,43 @@ bool stageReducePanel(Scheduler &k) {
     fillReds.push_back(fresh[r] = makeRange(ctx, r, *Scheduler::size(r), id++, AxisType::Loop));
   for (UOpRef l : best.lanes)
     fillLanes.push_back(fresh[l] = makeRange(ctx, l, *Scheduler::size(l), id++, AxisType::Upcast));
+  UOpRef fillWindow = nullptr, readIdx;
+  if (best.window) {
+    // The window's values are a loop of the fill; the read is the linear
+    // part over the fresh ranges plus that value, kept inside the buffer
+    // (a value the kernel only takes where its gate is off may point past
+    // it: that row is never read).
+    UOpRef w = makeRange(ctx, redRanges.front(), best.windowSize, id++, AxisType::Loop);
+    fillRanges.push_back(w);
+    fillWindow = best.windowLo ? ctx.add(w, best.windowLo) : w;
+    readIdx = ctx.constInt(best.lin.offset);
+    for (auto [r, st] : best.lin.strides) {
+      UOpRef f = fresh.count(r) ? fresh[r] : r;
+      readIdx = ctx.add(readIdx, st == 1 ? f : ctx.mul(f, st));
+    }
+    readIdx = ctx.add(readIdx, fillWindow);
+    if (src->src.empty() || src->src[0]->op != Op::CONST || src->src[0]->val().kind != Scalar::Int)
+      return false;
+    UOpRef inside = ctx.andOp(ctx.lt(readIdx, (int64_t)src->src[0]->val().i), ctx.gt(readIdx, -1));
+    UOpRef invalid = best.invalid ? best.invalid : ctx.cnst(Scalar::invalid(), DType::WeakInt);
+    readIdx = ctx.where(inside, readIdx, invalid);
+  } else {
+    readIdx = sym::substitute(ctx, indexOf(best.load), fresh);
+  }
   fillRanges.append(fillReds);
   fillRanges.append(fillLanes);
   Type localElem = tg::makeValueType(elem, {}, tg::AddrSpace::Local);
-  UOpRef read = ctx.get(Op::INDEX, best.load->type, {src, sym::substitute(ctx, indexOf(best.load), fresh)});
-  UOpRef write = ctx.get(Op::INDEX, localElem, {buf, rowOf(fillReds, fillLanes)});
+  UOpRef read = ctx.get(Op::INDEX, best.load->type, {src, readIdx});
+  UOpRef write = ctx.get(Op::INDEX, localElem, {buf, rowOf(fillReds, fillLanes, fillWindow)});
   Type vt = ctx.typeFor(DType::Void);
   llvm::SmallVector<UOpRef, 6> endSrc{ctx.get(Op::STORE, vt, {write, read})};
   endSrc.append(fillRanges);
   UOpRef fill = ctx.get(Op::END, vt, endSrc);
   UOpRef staged = ctx.get(Op::AFTER, buf->type, {buf, fill});
-  UOpRef load = ctx.get(Op::INDEX, localElem, {staged, rowOf(redRanges, best.lanes)});
+  UOpRef pos = rowOf(redRanges, best.lanes, best.window);
+  if (best.gate)
+    pos = ctx.where(best.gate, pos, best.invalid);
+  UOpRef load = ctx.get(Op::INDEX, localElem, {staged, pos});
   llvm::DenseMap<UOpRef, UOpRef> swap{{best.load, load}};
   // The loops that reuse the panel nest inside the ones that choose it.
   llvm::stable_sort(best.reuseLoops, [](UOpRef a, UOpRef b) { return Scheduler::axisId(a) < Scheduler::axisId(b); });
