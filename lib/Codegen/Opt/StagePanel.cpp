@@ -375,8 +375,7 @@ bool stageReducePanel(Scheduler &k, bool windowed) {
     if (src->src.empty() || src->src[0]->op != Op::CONST || src->src[0]->val().kind != Scalar::Int)
       return false;
     UOpRef inside = ctx.andOp(ctx.lt(readIdx, (int64_t)src->src[0]->val().i), ctx.gt(readIdx, -1));
-    UOpRef invalid = best.invalid ? best.invalid : ctx.cnst(Scalar::invalid(), DType::WeakInt);
-    readIdx = ctx.where(inside, readIdx, invalid);
+    readIdx = ctx.where(inside, readIdx, ctx.cnst(Scalar::invalid(), readIdx->dtype));
   } else {
     readIdx = sym::substitute(ctx, indexOf(best.load), fresh);
   }
