@@ -374,7 +374,8 @@ typedef struct tgc_beam_options {
  * "opts" are what its heuristic applies), "heuristic_s" (its time, null
  * unless timed), "cached", "searched"
  * (false: the kernel is tagged or names its own opts_to_apply, which are
- * "opts"), "rounds", "compiled", "timed", "cut_off" (candidates stopped
+ * "opts"), "rounds", "compiled", "deduped" (candidates not compiled: their
+ * kernel AST was an earlier candidate's), "timed", "cut_off" (candidates stopped
  * past count x the early stop, ranked inf), "best_s" (null unless searched),
  * "search_s" (of it "compile_s" compiling and "time_s" timing candidates),
  * "key", "device" (where candidates were timed), "timing_child_starts"
