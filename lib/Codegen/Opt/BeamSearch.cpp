@@ -210,11 +210,11 @@ SearchResult beamSearch(const Scheduler &start, CandidateRunner &runner, const S
   while (!exiting) {
     ++res.rounds;
     // A candidate whose opts give a kernel AST an earlier candidate had
-    // (UPCAST 4 then 2 against 2 then 4 on one axis; a beam entry's opt
-    // that another entry took a round earlier) would compile to that
-    // candidate's code and be skipped as a known lib: the AST being
-    // interned, it is dropped before its compile (tinygrad compiles each
-    // and drops it by its lib).
+    // (the heuristic's seed where its opts are one of the actions) would
+    // compile to that candidate's code and be skipped as a known lib: the
+    // AST being interned, it is dropped before its compile (tinygrad
+    // compiles each and drops it by its lib). Most lib duplicates have
+    // different ASTs and are still found by their lib.
     std::vector<Scheduler> candidates;
     auto add = [&](Scheduler s2) {
       if (seenAsts.insert(s2.ast).second)
