@@ -357,6 +357,10 @@ CONVS = textwrap.dedent("""
         x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
         w = rng.standard_normal((cout, c, 3, 3)).astype(np.float32)
         out[f"{c}x{hw}->{cout}"] = Tensor(x).conv2d(Tensor(w), padding=1).relu().numpy().flatten().tolist()
+    # a row of 28 in divisor blocks (4 pixels by 4 vectors of channels over a packed panel, each block's x
+    # padding gated): ResNet-18's 64 -> 128 channels stride 2 onto 28x28
+    out["64x56->128 stride 2"] = Tensor(rng.standard_normal((1, 64, 56, 56)).astype(np.float32)).conv2d(
+        Tensor(rng.standard_normal((128, 64, 3, 3)).astype(np.float32)), padding=1, stride=2).numpy().flatten().tolist()
     # an odd map (oddMapConvTile): plain, read through a stride-2 window, and a residual tail with its downsample
     t = lambda *s: Tensor(rng.standard_normal(s).astype(np.float32))
     x7, x14, w7, wd = t(1, 128, 7, 7), t(1, 64, 14, 14), t(32, 128, 3, 3), t(32, 64, 1, 1)
