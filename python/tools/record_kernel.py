@@ -229,6 +229,14 @@ def uint8_neg_mod():
     "511 #140: 255 where tinygrad says 0)", (a * -1) % 3
 
 
+def lane_where_reciprocal_square():
+  a = Tensor([[0.37 * i - 1.3 * j + 0.11 * i * j for j in range(9)] for i in range(12)], dtype=dtypes.float64).realize()
+  s = a.sigmoid()
+  return a, "sqrt(x*x + 1) of a cat of two sigmoids along an upcast axis: tinygrad folds the lane-decided WHERE " \
+    "per lane, so each lane's r*r of the sigmoid's 1/y is (1/y)/y (its a*(1/b) -> a/b), not one FMA of r*r + 1 " \
+    "(random-kernels seed 1405 #3: 1 ulp, seen through a bitcast to int8)", (s.cat(s.flip(1), dim=1).square() + 1).sqrt()
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -242,7 +250,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
             "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
-            "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod}
+            "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod,
+            "lane_where_reciprocal_square": lane_where_reciprocal_square}
 
 
 def main():

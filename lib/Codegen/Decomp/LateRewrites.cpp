@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Codegen/Decompositions.h"
 
+#include "tinygrad/Dialect/TG/IR/TG.h"
+#include "tinygrad/Symbolic/Ranges.h"
+
 namespace mlir::tinygrad::decomp {
 using sym::Op;
 using sym::UOpRef;
@@ -30,6 +33,83 @@ static bool minusOneAt(UOpRef c, DType dt) {
   return isUnsigned(dt) && hi && v == *hi;
 }
 
+/// The lane ranges (UPCAST/UNROLL: the emitter's vector lanes) `x` reads,
+/// as a mask of their axis ids, with kNotLaneStatic set where x also reads
+/// anything a lane does not decide (a load, a loop range, a variable).
+/// Memoized in the context: nodes are interned and immutable.
+static constexpr uint64_t kNotLaneStatic = uint64_t(1) << 62; // a non-negative int64
+static uint64_t laneAxes(sym::Context &ctx, UOpRef x) {
+  static const char key = 0;
+  llvm::DenseMap<UOpRef, UOpRef> &memo = ctx.memo(&key);
+  auto known = [&](UOpRef u) -> std::optional<uint64_t> {
+    auto it = memo.find(u);
+    if (it == memo.end())
+      return std::nullopt;
+    return (uint64_t)it->second->val().i;
+  };
+  if (auto k = known(x))
+    return *k;
+  for (UOpRef u : sym::toposort(x, [&](UOpRef u) { return !known(u); })) {
+    uint64_t mask = 0;
+    if (u->op == Op::RANGE) {
+      auto t = u->arg.attrs ? dyn_cast_or_null<tg::AxisTypeAttr>(u->arg.attrs.get("axis_type")) : nullptr;
+      auto ids = u->arg.attrs ? dyn_cast_or_null<DenseI64ArrayAttr>(u->arg.attrs.get("ids")) : nullptr;
+      bool lane = t && (t.getValue() == tg::AxisType::Upcast || t.getValue() == tg::AxisType::Unroll);
+      mask = lane && ids && !ids.empty() && ids[0] >= 0 && ids[0] < 62 ? uint64_t(1) << ids[0] : kNotLaneStatic;
+    } else if (u->op != Op::CONST && !aluOps().contains(u->op) && u->op != Op::CAST) {
+      mask = kNotLaneStatic;
+    }
+    for (UOpRef s : u->src)
+      mask |= *known(s);
+    memo[u] = ctx.cnst(Scalar::fromInt((__int128)mask), DType::Int64);
+  }
+  return *known(x);
+}
+
+/// A condition the lanes alone decide (and that reads at least one).
+static bool isLaneDecided(sym::Context &ctx, UOpRef c) {
+  uint64_t m = laneAxes(ctx, c);
+  return m && !(m & kNotLaneStatic);
+}
+
+/// tinygrad evaluates a kernel's lanes one by one (the expander, then
+/// devectorized ALUs), so a WHERE whose condition only the lanes decide
+/// (`cat`/`stack` along an upcast axis) folds to one branch per lane before
+/// the late rewrites, which then see each lane's own operands: `r*r` of a
+/// sigmoid's `1/y` becomes `(1/y)/y`, `a*b + c` one FMA. Our lanes stay a
+/// vector to the emitter, so an op of such a WHERE moves into its branches
+/// first, where the branches and the op's other operands do not vary along
+/// the condition's lanes (each branch is then computed once, as tinygrad
+/// does per lane, not a vector per branch).
+static UOpRef intoLaneDecidedWhere(sym::pat::Match &m) {
+  UOpRef u = m[n::x];
+  // Lane-decided WHEREs nested in each other stay as they are (moving one
+  // into the other's branches would swap them back and forth): the
+  // emitter picks each lane's branch through them all.
+  if (u->op == Op::WHERE && isLaneDecided(m.ctx, u->src[0]))
+    return nullptr;
+  UOpRef c = nullptr;
+  for (UOpRef s : u->src)
+    if (s->op == Op::WHERE && isLaneDecided(m.ctx, s->src[0])) {
+      c = s->src[0];
+      break;
+    }
+  if (!c)
+    return nullptr;
+  uint64_t cm = laneAxes(m.ctx, c);
+  llvm::SmallVector<UOpRef, 3> t, f;
+  for (UOpRef s : u->src) {
+    bool split = s->op == Op::WHERE && s->src[0] == c;
+    UOpRef st = split ? s->src[1] : s, sf = split ? s->src[2] : s;
+    if ((laneAxes(m.ctx, st) | laneAxes(m.ctx, sf)) & cm & ~kNotLaneStatic)
+      return nullptr;
+    t.push_back(st);
+    f.push_back(sf);
+  }
+  UOpRef ut = m.ctx.get(u->op, u->type, t, u->arg), uf = m.ctx.get(u->op, u->type, f, u->arg);
+  return m.ctx.get(Op::WHERE, u->type, {c, ut, uf});
+}
+
 /// dtypes.sints, and weakint (index math before the emitter lowers it).
 static DTypeSet signedOrIndex() {
   DTypeSet s = sintDTypes();
@@ -39,6 +119,8 @@ static DTypeSet signedOrIndex() {
 
 std::vector<sym::pat::Rule> lateRewriteRules() {
   return {
+      {"op(lane-decided where) -> where(op(branch), op(branch))", op(aluOps() | OpSet{Op::CAST, Op::BITCAST}, n::x),
+       intoLaneDecidedWhere},
       // The same for concrete integers: `x + y*-1` is `x - y` in the C, which
       // matters where C's int promotion keeps the borrow (uint16 (a-b)>>2).
       // Index math (weak ints) is left to our lowering's linear forms.
