@@ -237,6 +237,14 @@ def lane_where_reciprocal_square():
     "(random-kernels seed 1405 #3: 1 ulp, seen through a bitcast to int8)", (s.cat(s.flip(1), dim=1).square() + 1).sqrt()
 
 
+def lane_where_nested():
+  a = Tensor([[0.29 * i - 0.7 * j + 0.05 * i * j for j in range(4)] for i in range(16)], dtype=dtypes.float64).realize()
+  s = a.sigmoid()
+  return a, "the same through a stack of four pieces along an upcast axis: lane-decided WHEREs nested in each other, " \
+    "which the per-lane fold leaves nested (moving one into the other swapped them forever)", \
+    (Tensor.stack(s, s.flip(1), 1 - s, s * 2, dim=2).square() + 1).sqrt()
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -251,7 +259,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
             "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
             "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod,
-            "lane_where_reciprocal_square": lane_where_reciprocal_square}
+            "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested}
 
 
 def main():

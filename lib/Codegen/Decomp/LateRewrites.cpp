@@ -72,6 +72,16 @@ static bool isLaneDecided(sym::Context &ctx, UOpRef c) {
   return m && !(m & kNotLaneStatic);
 }
 
+/// Whether `v` does not vary along the lanes of `lanes`, or only through
+/// lane-decided WHEREs whose branches do not (a `stack` of several pieces
+/// nests one per piece), which the move then splits in turn.
+static bool splitsToLaneFree(sym::Context &ctx, UOpRef v, uint64_t lanes, unsigned depth = 16) {
+  if (!(laneAxes(ctx, v) & lanes & ~kNotLaneStatic))
+    return true;
+  return depth && v->op == Op::WHERE && isLaneDecided(ctx, v->src[0]) &&
+         splitsToLaneFree(ctx, v->src[1], lanes, depth - 1) && splitsToLaneFree(ctx, v->src[2], lanes, depth - 1);
+}
+
 /// tinygrad evaluates a kernel's lanes one by one (the expander, then
 /// devectorized ALUs), so a WHERE whose condition only the lanes decide
 /// (`cat`/`stack` along an upcast axis) folds to one branch per lane before
@@ -79,8 +89,8 @@ static bool isLaneDecided(sym::Context &ctx, UOpRef c) {
 /// sigmoid's `1/y` becomes `(1/y)/y`, `a*b + c` one FMA. Our lanes stay a
 /// vector to the emitter, so an op of such a WHERE moves into its branches
 /// first, where the branches and the op's other operands do not vary along
-/// the condition's lanes (each branch is then computed once, as tinygrad
-/// does per lane, not a vector per branch).
+/// the condition's lanes but through such WHEREs (each branch is then
+/// computed once, as tinygrad does per lane, not a vector per branch).
 static UOpRef intoLaneDecidedWhere(sym::pat::Match &m) {
   UOpRef u = m[n::x];
   // Lane-decided WHEREs nested in each other stay as they are (moving one
@@ -101,7 +111,7 @@ static UOpRef intoLaneDecidedWhere(sym::pat::Match &m) {
   for (UOpRef s : u->src) {
     bool split = s->op == Op::WHERE && s->src[0] == c;
     UOpRef st = split ? s->src[1] : s, sf = split ? s->src[2] : s;
-    if ((laneAxes(m.ctx, st) | laneAxes(m.ctx, sf)) & cm & ~kNotLaneStatic)
+    if (!splitsToLaneFree(m.ctx, st, cm) || !splitsToLaneFree(m.ctx, sf, cm))
       return nullptr;
     t.push_back(st);
     f.push_back(sf);
