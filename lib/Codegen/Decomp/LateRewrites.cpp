@@ -96,7 +96,7 @@ static UOpRef intoLaneDecidedWhere(sym::pat::Match &m) {
   // Lane-decided WHEREs nested in each other stay as they are: the emitter
   // picks each lane's branch through them all. (The first version, which
   // also moved a WHERE into another's branches, looped on a kernel of
-  // random-textual.test; lane-where-nested.mlir passes either way now.)
+  // random-textual.test; no kernel found since loops without this check.)
   if (u->op == Op::WHERE && isLaneDecided(m.ctx, u->src[0]))
     return nullptr;
   UOpRef c = nullptr;
