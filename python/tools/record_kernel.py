@@ -245,6 +245,13 @@ def lane_where_nested():
     (Tensor.stack(s, s.flip(1), 1 - s, s * 2, dim=2).square() + 1).sqrt()
 
 
+def pad_times_negative():
+  a = Tensor([[[[(x * 5 + y * 3 + z) % 7 - 3.25] for z in range(5)] for y in range(3)] for x in range(4)],
+             dtype=dtypes.float32).realize()
+  return a, "a padded tensor times a negative constant: the pad's 0.0 times -1.5 is -0.0 in tinygrad's C " \
+    "(random-kernels seed 1407 #82: 0.0 where tinygrad says -0.0)", a.pad(((1, 1), (0, 0), (0, 1), (0, 1))) * -1.5
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -259,7 +266,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,
             "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
             "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod,
-            "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested}
+            "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested,
+            "pad_times_negative": pad_times_negative}
 
 
 def main():

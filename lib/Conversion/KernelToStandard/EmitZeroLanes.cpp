@@ -6,7 +6,8 @@
 // an op whose operands are constants in a lane is that lane's constant
 // (`clip(0, -1.1, 1.1)` of a border lane is 0 again, so a product over it
 // is 0).
-// Those folds are not IEEE: `-1.5*0` is +0.0 there, and a sum of -0.0
+// Those folds are not IEEE: `x*0` is +0.0 there for a loaded x (a constant
+// x is folded first: `-1.5*0` is -0.0), and a sum of -0.0
 // products keeps its sign because the border's +0.0 terms are gone. The
 // emitter keeps the lanes in one vector, so it tracks which lanes are
 // statically zero and gives them the folded value (a select on a constant
@@ -130,10 +131,29 @@ Value Emitter::foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r) {
   zb.resize(n, false);
   if (u->op == K::MUL) {
     // x*0 -> 0, unless x is a constant inf or nan (then tinygrad keeps nan).
+    // A lane whose other operand is a constant too is constant-folded
+    // first (fold_const_alu precedes x*0): `0*-1.5` is -0.0 there, the
+    // value constLanes holds for that lane.
+    LaneConsts folded = constLanes(u);
+    auto ft = cast<FloatType>(getElementTypeOrSelf(r.getType()));
     LaneMask z(n);
-    for (unsigned l = 0; l < n; ++l)
+    SmallVector<APFloat, 8> vals;
+    bool allPositiveZero = true;
+    for (unsigned l = 0; l < n; ++l) {
       z[l] = (za[l] && !isNonFinite(u->src[1])) || (zb[l] && !isNonFinite(u->src[0]));
-    return selectLanes(z, zeroLike(r), r);
+      UOpRef c = z[l] && l < folded.size() ? folded[l] : nullptr;
+      APFloat v(c && c->val().kind == Scalar::Float ? c->val().f : 0.0);
+      bool lost = false;
+      v.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      allPositiveZero &= v.isPosZero();
+      vals.push_back(v);
+    }
+    if (allPositiveZero)
+      return selectLanes(z, zeroLike(r), r);
+    Value k = isa<VectorType>(r.getType())
+                  ? arith::ConstantOp::create(b, loc, DenseElementsAttr::get(cast<VectorType>(r.getType()), vals))
+                  : arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, vals[0]));
+    return selectLanes(z, k, r);
   }
   // x+0 -> x: where one side is zero the sum is the other side (both zero:
   // the constant fold, which is the IEEE sum).
