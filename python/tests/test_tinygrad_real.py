@@ -345,6 +345,50 @@ class TestCountersAsTinygrad(unittest.TestCase):
         self.assertEqual(ours, ref)
 
 
+PROGRAM_FORMS = textwrap.dedent("""
+    import json
+    import numpy as np
+    from tinygrad import Tensor, Device, dtypes
+    from tinygrad.codegen import to_program
+    from tinygrad.engine.realize import compile_linear, estimate_uop
+    from tinygrad.helpers import Context
+    from tinygrad.uop.ops import Ops
+    out = {}
+    # test_arange's test_tri_complexity: NOOPT=1 applies no opts (tinygrad's apply_opts skips its heuristic)
+    with Context(NOOPT=1):
+        t = Tensor.ones(256, 256).contiguous().realize()
+        linear = compile_linear(t.triu().schedule_linear())
+        out["noopt_ops"] = estimate_uop(linear.src[-1]).ops
+        out["noopt_opts"] = [repr(o) for o in linear.src[-1].src[0].src[0].arg.applied_opts]
+    # test_randomness' test_threefry_doesnt_use_long: threefry in 32-bit halves, the 64-bit packing folded
+    wide = []
+    for call in Tensor.rand(20).schedule_linear().src:
+        if call.src[0].op is Ops.SINK:
+            prg = to_program(call.src[0], renderer=Device[Device.DEFAULT].renderer)
+            wide += [str(u.op) for u in prg.src[1].src if u.dtype in (dtypes.long, dtypes.ulong)]
+    out["threefry_64bit_uops"] = wide
+    Tensor.manual_seed(1337)
+    out["rand_bits"] = Tensor.rand(1000).numpy().view(np.uint32).tolist()
+    out["randint"] = Tensor.randint(300, low=-7, high=99).tolist()
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestProgramFormsAsTinygrad(unittest.TestCase):
+    """What tinygrad's own tests read off a compiled PROGRAM: NOOPT's unoptimized kernel (its op count) and
+    a threefry kernel free of 64-bit UOps, with tinygrad's random values bit for bit."""
+
+    def test_noopt_and_threefry(self):
+        ref = result_of(run_py(PROGRAM_FORMS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + PROGRAM_FORMS, "CPU:MLIR"))
+        self.assertEqual(ours["noopt_opts"], [])
+        self.assertEqual(ours["noopt_ops"], ref["noopt_ops"])
+        self.assertEqual(ours["threefry_64bit_uops"], [])
+        self.assertEqual(ours["rand_bits"], ref["rand_bits"])
+        self.assertEqual(ours["randint"], ref["randint"])
+
+
 CONVS = textwrap.dedent("""
     import json
     import numpy as np

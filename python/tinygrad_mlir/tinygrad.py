@@ -70,7 +70,8 @@ beam hints travel unchanged in the AST JSON: the compiler applies opts_to_apply 
 heuristic (none for a tagged AST or one with applied_opts), and the opts it applied come back as
 KernelInfo.applied_opts. BEAM=N (KernelInfo.beam, as tinygrad's pm_beam sets it) on a kernel without
 opts_to_apply runs a search first (TINYGRAD_MLIR_BEAM) whose opts become its opts_to_apply, as
-tinygrad's apply_opts does with beam_search's result.
+tinygrad's apply_opts does with beam_search's result. NOOPT=1 (tinygrad's apply_opts skips its
+heuristic) sends a kernel that names no opts with an empty opts_to_apply, so none are applied.
 """
 import os
 import sys
@@ -84,7 +85,7 @@ from tinygrad.renderer import Estimates
 from tinygrad.renderer.cstyle import ClangRenderer
 from tinygrad.codegen.opt import Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
-from tinygrad.uop.ops import AxisType, Ops, ParamArg, ProgramInfo, UOp
+from tinygrad.uop.ops import AxisType, KernelInfo, Ops, ParamArg, ProgramInfo, UOp
 
 from . import backend, compile_threads, cpu_memory, cpu_program, runtime_graph
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
@@ -215,6 +216,19 @@ def beam_searched(ast, renderer, target=None, kernel=False):
     return ast.replace(arg=dataclasses.replace(info, opts_to_apply=opts)), compiled
 
 
+def without_heuristic_under_noopt(ast):
+    """NOOPT=1: tinygrad's apply_opts skips its heuristic (opts_to_apply and BEAM still apply). Our
+    compiler runs its heuristic on a kernel that names no opts, so such a kernel gets an empty
+    opts_to_apply: the opts applied are then exactly none."""
+    import dataclasses
+    from tinygrad.helpers import NOOPT
+    info = ast.arg
+    if not NOOPT.value or ast.tag is not None or (info is not None and (info.opts_to_apply is not None or
+                                                                         info.applied_opts != () or info.beam >= 1)):
+        return ast  # (a BEAM kernel's search chose: the heuristic's kernel when it won)
+    return ast.replace(arg=dataclasses.replace(info if info is not None else KernelInfo(), opts_to_apply=()))
+
+
 def compile_to_program(ast, renderer):
     """Our do_to_program for a kernel SINK: the compiled PROGRAM UOp, or MLIRCompileError."""
     t0 = time.perf_counter()
@@ -223,6 +237,7 @@ def compile_to_program(ast, renderer):
         _log(f"transport {stats['transport']}")
     # a search's winner is compiled already (the same kernel compile_kernel gives for the AST it returns)
     ast, res = beam_searched(ast, renderer, kernel=True)
+    ast = without_heuristic_under_noopt(ast)
     if res is None:
         res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
     else:
@@ -364,7 +379,7 @@ def compile_to_gpu_program(ast, renderer):
     needs. No fallback: a kernel we cannot compile raises MLIRCompileError."""
     from . import gpu_device
     t0 = time.perf_counter()
-    ast = with_beam_opts(ast, renderer, target=renderer.mlir_target)
+    ast = without_heuristic_under_noopt(with_beam_opts(ast, renderer, target=renderer.mlir_target))
     res, ast_json, name = backend.compile_kernel(ast, target=renderer.mlir_target)
     meta = {"format": res["format"], "entry": res["name"], "num_buffers": len(res["globals"]),
             "scalar_bytes": [8 if dt in backend._64BIT else 4 for dt in res["var_dtypes"]],

@@ -21,6 +21,13 @@ namespace mlir::tinygrad::decomp {
 std::vector<sym::pat::Rule> castFloatAluRules();
 const sym::PatternMatcher &castFloatAluPatterns();
 
+/// get_simplifying_rewrite_patterns for the ops no target has: THREEFRY as
+/// threefry2x32 in 32-bit halves (the emitter lowers FLOORDIV, FLOORMOD
+/// and MAX itself, to the values those rules give).
+std::vector<sym::pat::Rule> simplifyingRewriteRules();
+/// tinygrad's "early decompositions": symbolic_simple with that list.
+const sym::PatternMatcher &earlyDecompositionPatterns();
+
 /// xexp2 / xlog2 / xsin (get_transcendental_patterns without SQRT: the CPU
 /// target keeps SQRT).
 std::vector<sym::pat::Rule> transcendentalRules();

@@ -35,11 +35,9 @@ struct Sint {
   }
 };
 
-/// ALU ops one lane of `op` counts. tinygrad's program has THREEFRY
-/// already decomposed (codegen/decomp/op.py threefry2x32: the key schedule,
-/// 5 rounds of 4 rotations of 5 ops, the halves joined: 123 ALU ops); the
-/// emitter emits that decomposition from the one node.
-int64_t aluOps(K op) { return op == K::MULACC ? 2 : op == K::THREEFRY ? 123 : 1; }
+/// ALU ops one lane of `op` counts (THREEFRY is decomposed before the
+/// program exists, as in tinygrad's).
+int64_t aluOps(K op) { return op == K::MULACC ? 2 : 1; }
 
 int64_t itemsize(DType dt) { return dt == DType::Void ? 0 : getInfo(dt).itemsize; }
 

@@ -93,7 +93,10 @@ UOpRef codegen::fullRewriteToSink(sym::Context &ctx, UOpRef kernel, const Rewrit
   step("final symbolic", [&](UOpRef s) { return sym::graphRewrite(ctx, s, sym::symbolic()); });
   // "cast float alu operands": xsin on an int operand computed in ints.
   step("cast float alu", [&](UOpRef s) { return sym::graphRewrite(ctx, s, decomp::castFloatAluPatterns()); });
-  // tinygrad's order: dtype decomps, then the late ones (transcendentals).
+  // tinygrad's order: the early decompositions (THREEFRY in 32-bit halves,
+  // with symbolic_simple), dtype decomps, then the late ones (transcendentals).
+  step("early decompositions",
+       [&](UOpRef s) { return sym::graphRewrite(ctx, s, decomp::earlyDecompositionPatterns()); });
   step("decomp dtypes", [&](UOpRef s) { return decomp::dtypeDecompositions(ctx, s); });
   step("late decompositions",
        [&](UOpRef s) { return sym::graphRewrite(ctx, s, decomp::transcendentalPatterns()); });

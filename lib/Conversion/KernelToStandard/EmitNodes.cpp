@@ -271,33 +271,8 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   }
   case K::RECIPROCAL:
     return arith::DivFOp::create(b, loc, splatLike(v[0], b.getFloatAttr(t, 1.0)), v[0]);
-  case K::THREEFRY: {
-    // tinygrad's threefry2x32 decomposition (codegen/decomp/op.py).
-    Type u32 = shapedLike(v[0], b.getI32Type()), u64 = shapedLike(v[0], b.getI64Type());
-    auto c32 = [&](uint32_t c) { return splatLike(v[0], b.getI32IntegerAttr(c)); };
-    Value s32 = splatLike(v[0], b.getI64IntegerAttr(32));
-    auto lo = [&](Value x) { return arith::TruncIOp::create(b, loc, u32, x).getResult(); };
-    auto hi = [&](Value x) { return lo(arith::ShRUIOp::create(b, loc, x, s32)); };
-    auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
-    auto xr_ = [&](Value a, Value c) { return arith::XOrIOp::create(b, loc, a, c).getResult(); };
-    Value x0 = lo(v[0]), x1 = hi(v[0]), k0 = lo(v[1]), k1 = hi(v[1]);
-    Value ks[3] = {k1, xr_(xr_(k0, k1), c32(0x1BD11BDA)), k0};
-    Value xr[2] = {add(x0, ks[2]), add(x1, ks[0])};
-    const int rot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-    for (int i = 0; i < 5; ++i) {
-      for (int r : rot[i % 2]) {
-        Value nx0 = add(xr[0], xr[1]);
-        Value rotl = add(arith::ShLIOp::create(b, loc, xr[1], c32(r)),
-                         arith::ShRUIOp::create(b, loc, xr[1], c32(32 - r)));
-        xr[1] = xr_(nx0, rotl);
-        xr[0] = nx0;
-      }
-      xr[0] = add(xr[0], ks[i % 3]);
-      xr[1] = add(add(xr[1], ks[(i + 1) % 3]), c32(i + 1));
-    }
-    Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, u64, xr[1]), s32);
-    return arith::OrIOp::create(b, loc, h, arith::ExtUIOp::create(b, loc, u64, xr[0]));
-  }
+  case K::THREEFRY: // threefry2x32 in the early decompositions (SimplifyingRewrites.cpp)
+    return fail(u, "THREEFRY left undecomposed");
   default:
     return fail(u, "not an ALU op the CPU target lowers");
   }
