@@ -322,7 +322,7 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
       int64_t m = rangeSize(shape[k]);
       for (unsigned l = 0; l < a.lanes; ++l) {
         int64_t coord = (l / inner) % m, first = l - coord * inner;
-        if (!off(l) && !off(first) && a.offsets[l] != a.offsets[first] + coord)
+        if (!off(l) && a.offsets[l] != a.offsets[first] + coord)
           return false;
       }
       return true;
