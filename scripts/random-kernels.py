@@ -20,7 +20,8 @@ blocks), which the last line lists.
 Modes: plain programs (elementwise, movement, reduces incl. prod over broadcast axes, casts,
 width-changing bitcasts, integer inputs into transcendentals, indexing by tensors);
 --contractions matmuls and convolutions of every dtype; --variables slices of bound-Variable
-length and int64 / large-range bound variables in arithmetic; --edges plain programs whose inputs
+length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
+stops, steps, ints) of a buffer; --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
 out-of-range floats.
 
@@ -365,6 +366,38 @@ def program(rng):
   return t, steps
 
 
+def assign_program(rng):
+  """Assignments into part of a buffer (tinygrad's setitem: a kernel that reads the old values and the
+  assigned ones under gates): ints and slices with starts, stops and steps on every axis, a value of the
+  view's shape, broadcast along some axes or a scalar; then sometimes a step of a plain program."""
+  dtype = rng.choice(FLOATS + INTS)
+  base = leaf(rng, rand_shape(rng), dtype).contiguous()
+  steps = [f"assign into {dtype.name}{base.shape}"]
+  for _ in range(rng.randint(1, 3)):
+    ix = []
+    for s in base.shape:
+      if rng.random() < 0.2:
+        ix.append(rng.randrange(-s, s))
+      else:
+        start = rng.choice([None, 0, 1, s // 2])
+        ix.append(slice(start, rng.choice([None, s - 1, s]), rng.choice([None, 1, 2, 3])))
+    view = base[tuple(ix)].shape
+    if int(np.prod(view)) == 0: continue
+    if rng.random() < 0.2:
+      v = rng.choice([3, -2, 1.5]) if dtypes.is_float(dtype) else rng.choice([3, 7, 1])
+    else:
+      v = leaf(rng, tuple(d if rng.random() < 0.7 else 1 for d in view), dtype)
+    base[tuple(ix)] = v
+    steps.append(f"setitem [{', '.join(str(x) if isinstance(x, int) else f'{x.start}:{x.stop}:{x.step}' for x in ix)}]"
+                 f" = {'scalar' if not isinstance(v, Tensor) else 'tensor' + str(v.shape)}")
+  t = base
+  if rng.random() < 0.5:
+    TRACE.clear()
+    t = float_step(rng, t) if dtypes.is_float(t.dtype) else int_step(rng, t)
+    steps.append(f"{TRACE.pop() if TRACE else 'step'} -> {t.dtype.name}{t.shape}")
+  return t, steps
+
+
 def variable_program(rng):
   """A slice of bound-Variable length (the kernels take it as a launch argument), then elementwise ops and
   reductions over either axis; or a bound variable as a value: int64 (tinygrad's `const long`), a weakint
@@ -453,12 +486,12 @@ def replay(t, graph, save, label, target="cpu"):
 
 
 def mode_flags(args):
-  return ["--variables"] if args.variables else ["--contractions"] if args.contractions else \
-      ["--edges"] if args.edges else []
+  return [f"--{f}" for f in ("variables", "contractions", "assign", "edges") if getattr(args, f)]
 
 
 def build(args, rng):
-  return (variable_program if args.variables else contraction_program if args.contractions else program)(rng)
+  return (variable_program if args.variables else contraction_program if args.contractions else
+          assign_program if args.assign else program)(rng)
 
 
 def tinygrad_raises(args, i):
@@ -479,6 +512,7 @@ def main():
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
   ap.add_argument("--variables", action="store_true", help="bound variables: slice lengths, int64 and wide values")
   ap.add_argument("--contractions", action="store_true", help="matmuls and convolutions of every dtype")
+  ap.add_argument("--assign", action="store_true", help="assignments into slices of a buffer (setitem)")
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
   ap.add_argument("--replay", action="store_true",
                   help="also run each program's tensor graph through our own scheduler (tinygrad-run)")

@@ -652,6 +652,11 @@ class TestRandomKernels(unittest.TestCase):
     def test_contractions_of_every_dtype_match(self):
         self.check(30, 5, "--contractions")
 
+    def test_assignments_into_slices_match(self):
+        # setitem into strided slices: program 49 of seed 1601 stored one lane's value where its
+        # neighbour's belonged (a lane segment placed from a masked first lane; EmitMemory.cpp)
+        self.check(50, 1601, "--assign")
+
     def test_an_error_only_through_us_fails_the_run(self):
         # No tinygrad-compile to run: every program raises CompilerNotFound, which no kernel check
         # counts. tinygrad's own compiler runs them, so each is a failure of ours, not a skip.
