@@ -523,6 +523,10 @@ def main():
   ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
+  if args.assign and args.replay:
+    # replay needs every buffer of the graph to be a program input; an assigned buffer is not one, and
+    # tinygrad refuses a setitem into the realized input replay keeps
+    ap.error("--assign programs cannot be replayed (--replay): their assigned buffers are not program inputs")
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
   Ctx.edges, Ctx.replay = args.edges, args.replay
   import tinygrad.tensor as tinygrad_tensor
