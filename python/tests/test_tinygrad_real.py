@@ -367,6 +367,19 @@ PROGRAM_FORMS = textwrap.dedent("""
             prg = to_program(call.src[0], renderer=Device[Device.DEFAULT].renderer)
             wide += [str(u.op) for u in prg.src[1].src if u.dtype in (dtypes.long, dtypes.ulong)]
     out["threefry_64bit_uops"] = wide
+    # test_kernel_opts' test_double_sum_group: an opt the target refuses is tinygrad's KernelOptError
+    from dataclasses import replace
+    from tinygrad.codegen.opt import Opt, OptOps, KernelOptError
+    r = Tensor.rand(4, 4, 4).sum((1, 2)).sum()
+    ast = [c.src[0] for c in r.schedule_linear().src if c.src[0].op is Ops.SINK][-1]
+    try:
+        to_program(ast.replace(arg=replace(ast.arg, opts_to_apply=(Opt(OptOps.GROUPTOP, 0, 16),))),
+                   renderer=Device[Device.DEFAULT].renderer)
+        out["refused_opt"] = "compiled"
+    except KernelOptError:
+        out["refused_opt"] = "KernelOptError"
+    except Exception as e:
+        out["refused_opt"] = type(e).__name__
     Tensor.manual_seed(1337)
     out["rand_bits"] = Tensor.rand(1000).numpy().view(np.uint32).tolist()
     out["randint"] = Tensor.randint(300, low=-7, high=99).tolist()
@@ -376,12 +389,14 @@ PROGRAM_FORMS = textwrap.dedent("""
 
 @unittest.skipIf(SKIP, SKIP)
 class TestProgramFormsAsTinygrad(unittest.TestCase):
-    """What tinygrad's own tests read off a compiled PROGRAM: NOOPT's unoptimized kernel (its op count) and
-    a threefry kernel free of 64-bit UOps, with tinygrad's random values bit for bit."""
+    """What tinygrad's own tests read off a compiled PROGRAM: NOOPT's unoptimized kernel (its op count), a
+    threefry kernel free of 64-bit UOps with tinygrad's random values bit for bit, and an opt the target
+    refuses raised as tinygrad's KernelOptError."""
 
-    def test_noopt_and_threefry(self):
+    def test_noopt_threefry_and_refused_opts(self):
         ref = result_of(run_py(PROGRAM_FORMS, "CPU"))
         ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + PROGRAM_FORMS, "CPU:MLIR"))
+        self.assertEqual((ours["refused_opt"], ref["refused_opt"]), ("KernelOptError", "KernelOptError"))
         self.assertEqual(ours["noopt_opts"], [])
         self.assertEqual(ours["noopt_ops"], ref["noopt_ops"])
         self.assertEqual(ours["threefry_64bit_uops"], [])

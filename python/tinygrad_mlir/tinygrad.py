@@ -71,7 +71,8 @@ heuristic (none for a tagged AST or one with applied_opts), and the opts it appl
 KernelInfo.applied_opts. BEAM=N (KernelInfo.beam, as tinygrad's pm_beam sets it) on a kernel without
 opts_to_apply runs a search first (TINYGRAD_MLIR_BEAM) whose opts become its opts_to_apply, as
 tinygrad's apply_opts does with beam_search's result. NOOPT=1 (tinygrad's apply_opts skips its
-heuristic) sends a kernel that names no opts with an empty opts_to_apply, so none are applied.
+heuristic) sends a kernel that names no opts with an empty opts_to_apply, so none are applied. An opt
+in opts_to_apply the target refuses raises MLIROptError, which is tinygrad's KernelOptError too.
 """
 import os
 import sys
@@ -83,7 +84,7 @@ from tinygrad.device import Compiled
 from tinygrad.dtype import dtypes
 from tinygrad.renderer import Estimates
 from tinygrad.renderer.cstyle import ClangRenderer
-from tinygrad.codegen.opt import Opt, OptOps
+from tinygrad.codegen.opt import KernelOptError, Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, KernelInfo, Ops, ParamArg, ProgramInfo, UOp
 
@@ -216,6 +217,24 @@ def beam_searched(ast, renderer, target=None, kernel=False):
     return ast.replace(arg=dataclasses.replace(info, opts_to_apply=opts)), compiled
 
 
+class MLIROptError(MLIRCompileError, KernelOptError):
+    """A kernel whose opts_to_apply our compiler cannot apply (an opt the target refuses, as tinygrad's
+    apply_opt raises for it): tinygrad's KernelOptError as well, which its callers (BEAM, the tests of
+    opts) catch."""
+
+
+def compile_kernel(ast, **kwargs):
+    """backend.compile_kernel, an opt it could not apply raised as MLIROptError."""
+    try:
+        return backend.compile_kernel(ast, **kwargs)
+    except MLIROptError:
+        raise
+    except MLIRCompileError as e:
+        if "apply_opts: opts_to_apply[" not in e.detail:
+            raise
+        raise MLIROptError(e.kernel, e.detail, e.ast_json) from e
+
+
 def without_heuristic_under_noopt(ast):
     """NOOPT=1: tinygrad's apply_opts skips its heuristic (opts_to_apply and BEAM still apply). Our
     compiler runs its heuristic on a kernel that names no opts, so such a kernel gets an empty
@@ -239,7 +258,7 @@ def compile_to_program(ast, renderer):
     ast, res = beam_searched(ast, renderer, kernel=True)
     ast = without_heuristic_under_noopt(ast)
     if res is None:
-        res, ast_json, name = backend.compile_kernel(ast, max_threads=cpu_threads(renderer))
+        res, ast_json, name = compile_kernel(ast, max_threads=cpu_threads(renderer))
     else:
         ast_json, name = backend.dumps(ast), backend.kernel_name(ast)
     est = _tinygrad_estimates(ast, renderer) if os.environ.get("TINYGRAD_MLIR_ESTIMATES") == "tinygrad" else None
@@ -380,7 +399,7 @@ def compile_to_gpu_program(ast, renderer):
     from . import gpu_device
     t0 = time.perf_counter()
     ast = without_heuristic_under_noopt(with_beam_opts(ast, renderer, target=renderer.mlir_target))
-    res, ast_json, name = backend.compile_kernel(ast, target=renderer.mlir_target)
+    res, ast_json, name = compile_kernel(ast, target=renderer.mlir_target)
     meta = {"format": res["format"], "entry": res["name"], "num_buffers": len(res["globals"]),
             "scalar_bytes": [8 if dt in backend._64BIT else 4 for dt in res["var_dtypes"]],
             "offsets_word": int(res.get("offsets_word", 0)), "local_size": list(res["local_size"])}
