@@ -104,7 +104,14 @@ Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {
       pick.push_back(x ? (int64_t)l : (int64_t)(g.size() + l));
     r = vector::ShuffleOp::create(b, loc, t, f, pick);
   }
-  return isHalfLike(u->dtype) ? roundLikeC(u, r) : r;
+  // Folded per lane, the WHERE is no `__fp16` variable of the C: each lane
+  // is its branch's expression, rounded where the branch is named (its own
+  // emission) or where this node's users name it. Rounding it as a WHERE
+  // turned an inline half square (90000 in the C's float) into inf, and
+  // `inf - inf` a NaN where tinygrad's exp gave 0 (random-kernels seed 1801
+  // #49).
+  bool named = u->dtype == DType::BFloat16 || users.lookup(u) > 1 || readPerLane.contains(u);
+  return isHalfLike(u->dtype) && named ? roundToStorage(r, u->dtype) : r;
 }
 
 static bool isNarrowInt(DType dt) {
