@@ -602,6 +602,8 @@ def main():
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked']} unchecked, {s['mismatched']} mismatched, "
         f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
         f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
+        (f", {s['bf16_flushed']} bf16 subnormals tinygrad's clang flushed to zero (vcvtneps2bf16 stores, not "
+         "the AST's values)" if s.get("bf16_flushed") else "") +
         (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "
          f"{replays['not replayable']} not replayable" if args.replay else ""))
   rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731

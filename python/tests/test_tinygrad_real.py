@@ -672,6 +672,31 @@ class TestRandomKernels(unittest.TestCase):
         # neighbour's belonged (a lane segment placed from a masked first lane; EmitMemory.cpp)
         self.check(50, 1601, "--assign")
 
+    def only(self, seed, program, *mode):
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, *mode, "--programs", str(program + 1), "--seed", str(seed), "--only", str(program)],
+                   "CPU:MLIR", {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"random-kernels: 1 programs, [1-9][0-9]* kernels checked, 0 unchecked, 0 mismatched, "
+                                   r"0 rejected, 0 failed")
+        return p.stdout
+
+    def test_a_half_where_the_lanes_decide_rounds_as_the_c_does(self):
+        # A half softmax over halves bitcast from float64: the WHERE picking each lane's 16 bits is
+        # folded per lane by tinygrad, so the square under it stays a float in its C (rounded as a
+        # WHERE it was inf, and inf - inf a NaN where tinygrad's exp gave 0; EmitNodes.cpp)
+        self.only(1801, 49)
+
+    def test_bf16_subnormals_that_tinygrads_clang_flushes_are_counted_apart(self):
+        # tinygrad's clang stores a bf16 value it held across blocks with vcvtneps2bf16 on an
+        # AVX512-BF16 host, which flushes subnormals (tinygrad.py _clang_flushes_bf16_stores): counted
+        # and printed as their own class, not as a mismatch of ours, and on such hosts only
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            if not any(ln.startswith("flags") and " avx512_bf16" in ln for ln in f):
+                self.skipTest("the host has no AVX512-BF16: tinygrad's clang keeps bf16 subnormals there")
+        out = self.only(1808, 56, "--assign", "--edges")
+        self.assertRegex(out, r", 13 bf16 subnormals tinygrad's clang flushed to zero")
+
     def test_an_error_only_through_us_fails_the_run(self):
         # No tinygrad-compile to run: every program raises CompilerNotFound, which no kernel check
         # counts. tinygrad's own compiler runs them, so each is a failure of ours, not a skip.

@@ -113,7 +113,25 @@ class MLIRRenderer(ClangRenderer):
 
 
 stats = {"compiled": 0, "fallback": 0, "failed": 0, "compile_s": 0.0, "checked": 0, "mismatched": 0,
-         "unchecked": 0, "transport": None}
+         "unchecked": 0, "bf16_flushed": 0, "transport": None}
+
+
+def _clang_flushes_bf16_stores():
+    """Whether tinygrad's C (clang -O2 -march=native) may flush bfloat16 subnormals on this host.
+
+    With AVX512-BF16 (or AVX-NE-CONVERT) clang's x86 backend holds a `__bf16` value in an f32 register
+    and stores it with vcvtneps2bf16, which flushes subnormals to zero; where a loaded bf16 value
+    crosses basic blocks to its store (a setitem's kept elements below a loop), tinygrad's kernel
+    writes +-0 for a subnormal it only copies (random-kernels seed 1808 #56, `--assign --edges`: 13
+    of 1860 values). That is the backend's conversion, not the AST's meaning, and it depends on where
+    the register allocator puts the value, so it is counted apart (stats["bf16_flushed"]) rather
+    than reproduced."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "avx_ne_convert" in flags
 # TINYGRAD_MLIR_CHECK: the latest compared launch, {"label": ..., "outputs": {slot: (ours, tinygrad's)}} (numpy
 # arrays), for callers that classify a mismatch themselves (scripts/random-kernels.py: tinygrad's C undefined)
 last_check = {}
@@ -349,6 +367,15 @@ class _CheckingProgram:
             last_check["outputs"][s] = (ours.copy(), ref)
             if dt == dtypes.bfloat16:  # bit for bit, as before, but for the NaN payload
                 ok = (ours.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(ours) & np.isnan(ref))
+                if not ok.all() and _clang_flushes_bf16_stores():
+                    # ours a subnormal where tinygrad's clang stored the zero of its sign (above)
+                    flushed = ~ok & (ref == 0) & (ours != 0) & (np.abs(ours) < np.finfo(np.float32).tiny) & \
+                        (np.signbit(ours) == np.signbit(ref))
+                    if flushed.any():
+                        stats["bf16_flushed"] += int(flushed.sum())
+                        _log(f"CHECK {self.label}: slot {s}: {int(flushed.sum())} bf16 subnormals of ours that "
+                             "tinygrad's clang flushed to zero (vcvtneps2bf16 stores)")
+                        ok |= flushed
             elif ours.dtype.kind == "f" and os.environ.get("TINYGRAD_MLIR_CHECK") == "exact":
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))
