@@ -383,6 +383,11 @@ PROGRAM_FORMS = textwrap.dedent("""
     Tensor.manual_seed(1337)
     out["rand_bits"] = Tensor.rand(1000).numpy().view(np.uint32).tolist()
     out["randint"] = Tensor.randint(300, low=-7, high=99).tolist()
+    # TRANSCENDENTAL=2: SQRT as tinygrad's xpow(x, 0.5), not the exact root, bit for bit
+    x = np.concatenate([np.linspace(-10, 1000, 501, dtype=np.float32), np.array([0, -0.0, np.inf, 1e-40], np.float32)])
+    with Context(TRANSCENDENTAL=2):
+        out["forced_sqrt_bits"] = Tensor(x).sqrt().numpy().view(np.uint32).tolist()
+    out["sqrt_bits"] = Tensor(x).sqrt().numpy().view(np.uint32).tolist()
     print("RESULT " + json.dumps(out))
 """)
 
@@ -402,6 +407,9 @@ class TestProgramFormsAsTinygrad(unittest.TestCase):
         self.assertEqual(ours["threefry_64bit_uops"], [])
         self.assertEqual(ours["rand_bits"], ref["rand_bits"])
         self.assertEqual(ours["randint"], ref["randint"])
+        self.assertEqual(ours["forced_sqrt_bits"], ref["forced_sqrt_bits"])
+        self.assertEqual(ours["sqrt_bits"], ref["sqrt_bits"])
+        self.assertNotEqual(ref["forced_sqrt_bits"], ref["sqrt_bits"])  # xpow's root is not the exact one
 
 
 CONVS = textwrap.dedent("""

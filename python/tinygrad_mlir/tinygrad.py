@@ -266,6 +266,24 @@ def without_heuristic_under_noopt(ast):
     return ast.replace(arg=dataclasses.replace(info if info is not None else KernelInfo(), opts_to_apply=()))
 
 
+def with_forced_transcendentals(ast, renderer):
+    """TRANSCENDENTAL>=2: tinygrad decomposes EXP2, LOG2 and SIN, and SQRT as xpow(x, 0.5), even where
+    the renderer computes them. Our compiler never sees the context variable; it decomposes what its
+    target lacks as tinygrad's late decompositions do (EXP2, LOG2 and SIN on the CPU and Vulkan), and
+    every target of ours computes SQRT. So SQRT, and what the renderer says it computes
+    (code_for_op), is rewritten in the kernel's AST with tinygrad's own patterns before it is compiled
+    or searched. Not covered: CUDA's and AMD's own EXP2/LOG2/SIN (their renderer here names no ops).
+    (Rewriting EXP2/LOG2/SIN in the AST on the CPU too moved 35 of 2008 sin values by an ulp: the late
+    decomposition is the one tinygrad's values follow.)"""
+    from tinygrad.helpers import TRANSCENDENTAL
+    if TRANSCENDENTAL.value < 2:
+        return ast
+    from tinygrad.codegen.decomp.transcendental import get_transcendental_patterns
+    from tinygrad.uop.ops import graph_rewrite
+    lacks = tuple(op for op in (Ops.EXP2, Ops.LOG2, Ops.SIN) if op not in renderer.code_for_op)
+    return graph_rewrite(ast, get_transcendental_patterns(lacks, False), name="forced transcendentals")
+
+
 def compile_to_program(ast, renderer):
     """Our do_to_program for a kernel SINK: the compiled PROGRAM UOp, or MLIRCompileError."""
     t0 = time.perf_counter()
@@ -273,7 +291,7 @@ def compile_to_program(ast, renderer):
         stats["transport"] = backend.transport_description()
         _log(f"transport {stats['transport']}")
     # a search's winner is compiled already (the same kernel compile_kernel gives for the AST it returns)
-    ast, res = beam_searched(ast, renderer, kernel=True)
+    ast, res = beam_searched(with_forced_transcendentals(ast, renderer), renderer, kernel=True)
     ast = without_heuristic_under_noopt(ast)
     if res is None:
         res, ast_json, name = compile_kernel(ast, max_threads=cpu_threads(renderer))
@@ -425,7 +443,8 @@ def compile_to_gpu_program(ast, renderer):
     needs. No fallback: a kernel we cannot compile raises MLIRCompileError."""
     from . import gpu_device
     t0 = time.perf_counter()
-    ast = without_heuristic_under_noopt(with_beam_opts(ast, renderer, target=renderer.mlir_target))
+    ast = without_heuristic_under_noopt(with_beam_opts(with_forced_transcendentals(ast, renderer), renderer,
+                                                       target=renderer.mlir_target))
     res, ast_json, name = compile_kernel(ast, target=renderer.mlir_target)
     meta = {"format": res["format"], "entry": res["name"], "num_buffers": len(res["globals"]),
             "scalar_bytes": [8 if dt in backend._64BIT else 4 for dt in res["var_dtypes"]],
