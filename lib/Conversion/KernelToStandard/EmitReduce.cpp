@@ -202,17 +202,10 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return zeroProduct.empty() ? cur : selectLanes(zeroProduct, zeroLike(cur), cur);
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
-  if (loops.empty()) {
-    // A horizontal fold's value is its last ALU (its term alone when one).
-    auto value = llvm::make_scope_exit([&] { reduceValues[u] = chain ? chain : src; });
-    // Only lanes: the horizontal reduce, no accumulator (tinygrad's
-    // expand_horizontal_reduce).
-    Value x = emitSrc();
-    if (!x)
-      return {};
-    setInsertionAt(depth);
-    x = prepare(x);
-    findDropped();
+  // The folded lanes' terms combined, as tinygrad's C computes such a
+  // group on its own (the horizontal reduce's value; with loops, a group
+  // the C names, below). After findDropped.
+  auto horizontal = [&](Value x) -> Value {
     if (dropped.empty()) {
       SmallVector<Value> terms;
       for (unsigned c = 0; c < nFold; ++c)
@@ -324,6 +317,19 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(outT));
     return selectLanes(lanesWhere([&](unsigned o) { return first[o] < 0; }), zero, cur);
+  };
+  if (loops.empty()) {
+    // A horizontal fold's value is its last ALU (its term alone when one).
+    auto value = llvm::make_scope_exit([&] { reduceValues[u] = chain ? chain : src; });
+    // Only lanes: the horizontal reduce, no accumulator (tinygrad's
+    // expand_horizontal_reduce).
+    Value x = emitSrc();
+    if (!x)
+      return {};
+    setInsertionAt(depth);
+    x = prepare(x);
+    findDropped();
+    return horizontal(x);
   }
   // The accumulator: a stack slot in the entry block holding every output
   // lane (SROA keeps it in registers).
@@ -414,6 +420,27 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
             continue;
           Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
           cur = flat ? flat : selectLanes(keep, chainStep(cur, term(x, c)), cur);
+        }
+        // An output lane whose unrolled group is another lane's too: tinygrad's
+        // C names that group and adds it whole, `acc + (x0 + x1 ...)`
+        // (EmitSharedLanes.cpp), where a group of its own is added term by term.
+        // (Its ops are not in the linear form, which keeps tinygrad's shape.)
+        if (!lanesFirst && !halfChain && (dt == DType::Float32 || dt == DType::Float64) &&
+            kind == tg::ReduceKind::Add && nFold > 1) {
+          LaneMask shared = lanesSharingTheirGroup(src, folded, outShape);
+          if (!shared.empty()) {
+            UOpRef keepChain = chain;
+            Value whole = combineF32(accIn, horizontal(x));
+            chain = keepChain;
+            // A lane whose every term folds to 0 adds nothing (`acc + 0` folds).
+            for (unsigned o = 0; o < shared.size(); ++o) {
+              bool allDropped = true;
+              for (unsigned c = 0; c < nFold; ++c)
+                allDropped = allDropped && isDropped(c, o);
+              shared[o] = shared[o] && !allDropped;
+            }
+            cur = selectLanes(shared, whole, cur);
+          }
         }
         if (!lanesFirst)
           cur = endChain(cur);

@@ -419,6 +419,12 @@ private:
   /// (null where it is none), over u's lanes; empty when no lane is one.
   using LaneConsts = SmallVector<UOpRef, 8>;
   LaneConsts constLanes(UOpRef u);
+  /// The output lanes `out` of a reduce whose unrolled group of terms
+  /// (`src` at each lane of `folded`) is, lane by lane, another output
+  /// lane's: one UOp in tinygrad's devectorized form, used twice, so its C
+  /// names it (EmitSharedLanes.cpp; looked for behind a lane-decided
+  /// WHERE or a broadcast only). Empty when no lane shares its group.
+  LaneMask lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out);
   llvm::DenseMap<UOpRef, LaneConsts> constMasks;
   /// Per load: its lanes statically gated off, as their alternative's
   /// constant (0 without one).
