@@ -340,6 +340,26 @@ TEST(CAPI, AfterPassSeesTheGPUPipeline) {
   tgc_module_destroy(m);
 }
 
+// A GPU kernel's Estimates count every launched thread, as tinygrad's
+// from_uops multiplies by each SPECIAL's size: the same 8 adds and 64 bytes
+// as the CPU kernel (per thread they were a quarter: setitem's 100 ints
+// were 16 bytes, test_setitem_schedule on DEV=VULKAN).
+TEST(CAPI, GPUEstimatesCountEveryThread) {
+  Context c;
+  tgc_module *m = importFile(c.ctx, "var_add.json");
+  ASSERT_TRUE(m);
+  tgc_kernel *k = nullptr;
+  ASSERT_EQ(tgc_compile_kernel(m, "vulkan", nullptr, &k), TGC_OK) << lastError();
+  tgc_kernel_info info = {};
+  info.api_version = TGC_API_VERSION;
+  ASSERT_EQ(tgc_kernel_get_info(k, &info), TGC_OK) << lastError();
+  EXPECT_EQ(info.ops, 8);
+  EXPECT_EQ(info.lds, 64);
+  EXPECT_EQ(info.mem, 64);
+  tgc_kernel_destroy(k);
+  tgc_module_destroy(m);
+}
+
 /// The binary of var_add.json compiled for `target` in `ctx`.
 std::string compiledFor(tgc_context *ctx, const char *target) {
   tgc_module *m = importFile(ctx, "var_add.json");

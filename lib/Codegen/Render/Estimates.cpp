@@ -86,8 +86,21 @@ codegen::Estimates codegen::estimatesFromUOps(sym::Context &ctx, llvm::ArrayRef<
     }
     if (u->op == K::RANGE) {
       multStack.push_back(mults);
-      if (u->dtype != DType::Void)
+      if (u->dtype != DType::Void) {
         mults = s.mul(mults, u->src[0]);
+        // A loop bound that names a launch id: the SPECIALs are counted in
+        // mults already, so they are 0 there (tinygrad's from_uops).
+        llvm::DenseMap<UOpRef, UOpRef> specials;
+        for (UOpRef x : sym::toposort(mults))
+          if (x->op == K::SPECIAL)
+            specials[x] = ctx.constLike(x, Scalar::fromInt(0));
+        if (!specials.empty())
+          mults = sym::substitute(ctx, mults, specials);
+      }
+    } else if (u->op == K::SPECIAL) {
+      // A GPU launch id: every access and op below it runs once per id
+      // (not pushed: a launch dimension never ends).
+      mults = s.mul(mults, u->src[0]);
     } else if (u->op == K::END) {
       if (!multStack.empty())
         mults = multStack.pop_back_val();
