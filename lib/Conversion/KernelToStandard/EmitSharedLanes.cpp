@@ -23,18 +23,25 @@ namespace mlir::tinygrad::kernel_emitter {
 Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out) {
   unsigned nOut = numLanes(out), nFold = numLanes(folded);
   SmallVector<UOpRef, 2> srcShape = laneShape(src);
-  // Looked for where the terms read an output lane range through a WHERE
-  // the lanes decide (a `cat` or `stack`), or not at all. Not through a
+  if (nOut < 2)
+    return {};
+  // An output lane range the terms do not read: every lane has a partner
+  // along it with the same group (a lane whose terms all fold to 0 adds
+  // nothing either way; the caller keeps those).
+  for (UOpRef r : out)
+    if (!llvm::is_contained(srcShape, r) && rangeSize(r) > 1)
+      return LaneMask(nOut, true);
+  // Otherwise looked for only where the terms read an output lane range
+  // through a WHERE the lanes decide (a `cat` or `stack`). Not through a
   // floor division or modulo (the bytes of a float bitcast, seed 301 #4,
   // known-differences.test): our heuristic's rows padded to 16 read their
   // out-of-bounds lanes that way, which coincide, and the group beside the
   // term-by-term chain would cost such a ResNet conv an eighth more FMAs
   // for lanes it never stores. Terms linear in the lanes (matmul and conv
-  // tiles) are not substituted lane by lane.
-  auto mayCoincide = [&]() {
-    for (UOpRef r : out)
-      if (!llvm::is_contained(srcShape, r) && rangeSize(r) > 1)
-        return true; // every lane along r reads the same terms
+  // tiles) are not substituted lane by lane, nor more than
+  // kMaxLaneSubstitutions lanes (each a rewrite of the whole term).
+  constexpr unsigned kMaxLaneSubstitutions = 1024;
+  auto behindLaneWhere = [&]() {
     llvm::DenseSet<UOpRef> seen;
     SmallVector<UOpRef, 16> todo{src};
     while (!todo.empty()) {
@@ -48,7 +55,7 @@ Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> f
     }
     return false;
   };
-  if (nOut < 2 || !mayCoincide())
+  if (nOut * nFold > kMaxLaneSubstitutions || !behindLaneWhere())
     return {};
   sym::Context &ctx = src->ctx();
   std::map<SmallVector<UOpRef, 8>, unsigned> count;
