@@ -424,7 +424,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         // An output lane whose unrolled group is another lane's too: tinygrad's
         // C names that group and adds it whole, `acc + (x0 + x1 ...)`
         // (EmitSharedLanes.cpp), where a group of its own is added term by term.
-        // (Its ops are not in the linear form, which keeps tinygrad's shape.)
+        // The group's adds are listed in the linear form as a horizontal
+        // reduce's chain; the accumulator's chain goes on from the term-by-term one.
         if (!lanesFirst && !halfChain && (dt == DType::Float32 || dt == DType::Float64) &&
             kind == tg::ReduceKind::Add && nFold > 1) {
           LaneMask shared = lanesSharingTheirGroup(src, folded, outShape);
