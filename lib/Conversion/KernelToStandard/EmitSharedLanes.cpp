@@ -25,14 +25,8 @@ Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> f
   SmallVector<UOpRef, 2> srcShape = laneShape(src);
   if (nOut < 2)
     return {};
-  // An output lane range the terms do not read: every lane has a partner
-  // along it with the same group (a lane whose terms all fold to 0 adds
-  // nothing either way; the caller keeps those).
-  for (UOpRef r : out)
-    if (!llvm::is_contained(srcShape, r) && rangeSize(r) > 1)
-      return LaneMask(nOut, true);
-  // Otherwise looked for only where the terms read an output lane range
-  // through a WHERE the lanes decide (a `cat` or `stack`). Not through a
+  // Looked for only where the terms read an output lane range through a
+  // WHERE the lanes decide (a `cat` or `stack`). Not through a
   // floor division or modulo (the bytes of a float bitcast, seed 301 #4,
   // known-differences.test): our heuristic's rows padded to 16 read their
   // out-of-bounds lanes that way, which coincide, and the group beside the

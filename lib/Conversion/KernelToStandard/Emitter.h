@@ -423,7 +423,7 @@ private:
   /// (`src` at each lane of `folded`) is, lane by lane, another output
   /// lane's: one UOp in tinygrad's devectorized form, used twice, so its C
   /// names it (EmitSharedLanes.cpp; looked for behind a lane-decided
-  /// WHERE or a broadcast only). Empty when no lane shares its group.
+  /// WHERE only). Empty when no lane shares its group.
   LaneMask lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out);
   llvm::DenseMap<UOpRef, LaneConsts> constMasks;
   /// Per load: its lanes statically gated off, as their alternative's
