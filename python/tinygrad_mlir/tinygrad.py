@@ -132,6 +132,8 @@ def _clang_flushes_bf16_stores():
     except OSError:
         return False
     return "avx512_bf16" in flags or "avx_ne_convert" in flags
+
+
 # TINYGRAD_MLIR_CHECK: the latest compared launch, {"label": ..., "outputs": {slot: (ours, tinygrad's)}} (numpy
 # arrays), for callers that classify a mismatch themselves (scripts/random-kernels.py: tinygrad's C undefined)
 last_check = {}
