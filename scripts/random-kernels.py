@@ -472,11 +472,15 @@ def replay(t, graph, save, label, target="cpu"):
   with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(rec, f)
   r = subprocess.run([run, "--case", f.name, "--target=" + target], capture_output=True, text=True)
-  last = (r.stdout.strip().splitlines() or [""])[-1]
+  lines = r.stdout.strip().splitlines()
+  last = (lines or [""])[-1]
   if r.returncode == 0 and last.startswith("MATCH"):
     os.unlink(f.name)
     return "matched", ""
-  why = last if last.startswith("MISMATCH") else (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+  # a mismatch's summary line, then its first differing values (not the last line: one of those)
+  summary = [ln for ln in lines if ln.startswith("MISMATCH")]
+  why = " ".join(summary[:1] + [ln.strip() for ln in lines if ln.strip().startswith("mismatch ")][:1]) if summary else \
+      (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
   if save:
     os.makedirs(save, exist_ok=True)
     os.replace(f.name, os.path.join(save, f"replay-{label}.json"))
