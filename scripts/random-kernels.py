@@ -543,6 +543,7 @@ def main():
       print(f"reference: raised {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:400])
     return 0
   bad, failed, errors, skipped = 0, [], 0, 0
+  skipped_unchecked = 0  # kernels of skipped programs tinygrad could not build either: not ours to check
   failed_hard = []  # raised, or a replay that failed: not for the reruns below
   replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
@@ -594,6 +595,7 @@ def main():
             f"{hook.stats['failed'] - before[1]} rejected", flush=True)
     elif hook.stats["unchecked"] != unchecked_before and (theirs := tinygrad_raises(args, i)) is not None:
       skipped += 1  # tinygrad's own codegen raised for the kernel: the program raises on DEV=CPU too
+      skipped_unchecked += hook.stats["unchecked"] - unchecked_before
       if args.verbose: print(f"program {i}: skipped, unchecked, tinygrad raises: {theirs}")
     elif hook.stats["unchecked"] != unchecked_before:  # not for the reruns below: they would be unchecked again
       bad += 1
@@ -603,9 +605,11 @@ def main():
       print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
             "is undefined (above)", flush=True)
   s, ub = hook.stats, Ctx.ub
-  print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked']} unchecked, {s['mismatched']} mismatched, "
+  print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked'] - skipped_unchecked} unchecked, "
+        f"{s['mismatched']} mismatched, "
         f"{s['failed']} rejected, {errors} failed, {ub['programs']} undefined in tinygrad's C ({ub['values']} values, "
-        f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too)" +
+        f"numpy agrees with ours on {ub['numpy_agrees']}), {skipped} skipped (tinygrad raises too" +
+        (f"; {skipped_unchecked} of their kernels unchecked" if skipped_unchecked else "") + ")" +
         (f", {s['bf16_flushed']} bf16 subnormals tinygrad's clang flushed to zero (vcvtneps2bf16 stores, not "
          "the AST's values)" if s.get("bf16_flushed") else "") +
         (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "

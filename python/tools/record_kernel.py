@@ -252,6 +252,22 @@ def pad_times_negative():
     "(random-kernels seed 1407 #82: 0.0 where tinygrad says -0.0)", a.pad(((1, 1), (0, 0), (0, 1), (0, 1))) * -1.5
 
 
+def cumsum_inlined_adds():
+  a = Tensor([1e16, 3.0, -1e16, 1.0, 5.0, -3.0], dtype=dtypes.float64).realize()
+  return a, "a cumsum of a + a.flip(0): a window term is a float ADD in the lanes where the window's WHERE is " \
+    "decided, which the C adds leaf by leaf, `... + x + y` (random-kernels seed 1817 #98: 0.0 where tinygrad " \
+    "says 0.58 on a cancelling float64 cumsum)", (a + a.flip(0)).cumsum()
+
+
+def padded_sum_sin_inf():
+  a = Tensor([[math.inf, 0.5, -2.0], [1.5, -0.25, 3.0], [0.75, 2.5, -1.0], [-3.5, 1.25, 0.125]],
+             dtype=dtypes.float64).realize()
+  s = (a.pad(((1, 1), (0, 0))) * a[0:1].abs().minimum(2)).sum(1)
+  return a, "sin of a padded sum times inf: a border lane's unrolled sum of 0s is the constant 0, sin(0) " \
+    "folds, and 0*inf is 0 (random-kernels seed 1855 #93: NaN where tinygrad says 0)", \
+    s.sin() * a.flatten()[:6]
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -267,7 +283,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "max_nan_lanes": max_nan_lanes, "prod_pad_inf": prod_pad_inf, "half_prod_chain": half_prod_chain,
             "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod,
             "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested,
-            "pad_times_negative": pad_times_negative}
+            "pad_times_negative": pad_times_negative, "cumsum_inlined_adds": cumsum_inlined_adds,
+            "padded_sum_sin_inf": padded_sum_sin_inf}
 
 
 def main():

@@ -480,6 +480,12 @@ Value Emitter::emitNodeOp(UOpRef u, ArrayRef<Value> in) {
     // Reinterpret the storage bits (half-like values compute in f32).
     DType from = u->src[0]->dtype, to = u->dtype;
     Value x = in[0];
+    // A weak int (a literal tinygrad's symbolic folds, random-kernels seed
+    // 1859 #9: `BITCAST(0)` to uint32) commits at an int target's width,
+    // where the bitcast is the value itself.
+    if (isWeak(from) && isInt(from) && isInt(to) && !isWeak(to))
+      if (Value v = convert(x, from, to))
+        return v;
     Type ft = memoryType(b.getContext(), from), tt = memoryType(b.getContext(), to);
     if (!ft || !tt || from == DType::Bool || to == DType::Bool ||
         ft.getIntOrFloatBitWidth() != tt.getIntOrFloatBitWidth())

@@ -202,6 +202,44 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return zeroProduct.empty() ? cur : selectLanes(zeroProduct, zeroLike(cur), cur);
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
+  // Terms that are a float ADD in some lanes only, added leaf by leaf there
+  // (EmitInlinedAdds.cpp). Known once the source is emitted.
+  SmallVector<InlinedAdd, 2> inlined;
+  auto findInlined = [&]() {
+    if (kind == tg::ReduceKind::Add && !mulFold && (dt == DType::Float32 || dt == DType::Float64) &&
+        src->dtype == dt)
+      inlined = inlinedAddLanes(src, dt);
+  };
+  // `next`, `cur` combined with folded lane c's term, but in the output
+  // lanes where that term is an inlined ADD: `cur` plus its leaves one by
+  // one (a leaf tinygrad folds to 0 in a lane is no term there: `x+0` is x).
+  auto withInlined = [&](Value cur, Value next, unsigned c) -> Value {
+    if (inlined.empty() || !cur || !next)
+      return next;
+    LaneVals vals = laneVals(folded, c);
+    SmallVector<UOpRef, 2> srcShape = laneShape(src);
+    for (const InlinedAdd &ia : inlined) {
+      LaneMask m = maskTo(ia.lanes, srcShape, outShape, &vals);
+      if (!llvm::is_contained(m, true))
+        continue;
+      Value flat = cur;
+      for (UOpRef l : ia.leaves) {
+        Value v = memo.lookup(l).v;
+        if (!v) {
+          flat = Value(); // a leaf not emitted as a value of its own
+          break;
+        }
+        Value step = combine(flat, foldLane(v, l, c));
+        LaneMask nonZero = maskTo(zeroLanes(l), laneShape(l), outShape, &vals);
+        for (auto &&z : nonZero)
+          z = !z;
+        flat = nonZero.empty() ? step : selectLanes(nonZero, step, flat);
+      }
+      if (flat)
+        next = selectLanes(m, flat, next);
+    }
+    return next;
+  };
   // The folded lanes' terms combined, as tinygrad's C computes such a
   // group on its own (the horizontal reduce's value; with loops, a group
   // the C names, below). After findDropped.
@@ -255,7 +293,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
       }
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c)
-        cur = chainStep(cur, terms[c]);
+        cur = withInlined(cur, chainStep(cur, terms[c]), c);
       return foldZeroProduct(terms.size() > 1 ? endChain(cur) : cur);
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
@@ -313,7 +351,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     for (unsigned c = 0; c < nFold; ++c) {
       LaneMask keep = lanesWhere([&](unsigned o) { return (int)c > upTo[o] && !isDropped(c, o); });
       if (llvm::any_of(keep, [](bool k) { return k; }))
-        cur = selectLanes(keep, combine(cur, term(x, c)), cur);
+        cur = selectLanes(keep, withInlined(cur, combine(cur, term(x, c)), c), cur);
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(outT));
     return selectLanes(lanesWhere([&](unsigned o) { return first[o] < 0; }), zero, cur);
@@ -329,6 +367,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     setInsertionAt(depth);
     x = prepare(x);
     findDropped();
+    findInlined();
     return horizontal(x);
   }
   // The accumulator: a stack slot in the entry block holding every output
@@ -383,6 +422,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         b.setInsertionPoint(scopes.back().tail);
         x = prepare(x);
         findDropped();
+        findInlined();
         Value cur = accLoad(acc, accT);
         Value accIn = cur;
         SmallVector<UOpRef, 4> waits{reg, init};
@@ -419,7 +459,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           if (!llvm::any_of(keep, [](bool k) { return k; }))
             continue;
           Value flat = dropped.empty() && !leaves.empty() ? addLeaves(cur, c) : Value();
-          cur = flat ? flat : selectLanes(keep, chainStep(cur, term(x, c)), cur);
+          cur = flat ? flat : selectLanes(keep, withInlined(cur, chainStep(cur, term(x, c)), c), cur);
         }
         // An output lane whose unrolled group is another lane's too: tinygrad's
         // C names that group and adds it whole, `acc + (x0 + x1 ...)`

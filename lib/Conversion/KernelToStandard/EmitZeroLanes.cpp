@@ -52,6 +52,8 @@ Emitter::LaneConsts Emitter::constLanes(UOpRef u) {
         m.push_back(ctx.constInt(l, u->dtype));
   } else if (u->op == K::INDEX || u->op == K::LOAD) {
     m = loadConstLanes.lookup(u);
+  } else if (u->op == K::REDUCE) {
+    m = reduceZeroLanes(u);
   } else if (u->op == K::CAST || sym::isALU(u->op)) {
     SmallVector<LaneConsts, 3> srcs;
     bool any = false;
@@ -91,6 +93,44 @@ Emitter::LaneConsts Emitter::constLanes(UOpRef u) {
   if (llvm::none_of(m, [](UOpRef c) { return c != nullptr; }))
     m.clear();
   return constMasks[u] = m;
+}
+
+Emitter::LaneConsts Emitter::reduceZeroLanes(UOpRef u) {
+  // A horizontal float sum (no loop: tinygrad's chain of ALUs over the
+  // unrolled terms) whose every term in a lane is the constant 0 is that
+  // lane's folded constant 0, as is a product with one such term (`x*0`):
+  // EmitReduce gives those lanes +0.0, and what uses them folds on (a
+  // padded border's `sin(0)*x` is 0 for any x, inf included: random-kernels
+  // seed 1855 #93). An accumulator's `acc + 0` leaves the accumulator.
+  auto kind = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind")) : tg::ReduceKindAttr();
+  if (!kind || (kind.getValue() != tg::ReduceKind::Add && kind.getValue() != tg::ReduceKind::Mul) ||
+      !isa_and_nonnull<FloatType>(ty(u->dtype)))
+    return {};
+  bool sum = kind.getValue() == tg::ReduceKind::Add;
+  SmallVector<UOpRef, 4> folded;
+  for (UOpRef r : closedRanges(u)) {
+    if (r->op != K::RANGE || !isLaneRange(r))
+      return {};
+    folded.push_back(r);
+  }
+  UOpRef src = u->src[0];
+  LaneMask z = zeroLanes(src);
+  if (folded.empty() || z.empty())
+    return {};
+  SmallVector<UOpRef, 2> shape = laneShape(u), srcShape = laneShape(src);
+  unsigned n = numLanes(shape);
+  LaneMask zero(n, sum);
+  for (unsigned c = 0, nFold = numLanes(folded); c < nFold; ++c) {
+    LaneVals vals = laneVals(folded, c);
+    LaneMask zc = maskTo(z, srcShape, shape, &vals);
+    for (unsigned o = 0; o < n; ++o)
+      zero[o] = sum ? zero[o] && zc[o] : zero[o] || zc[o];
+  }
+  LaneConsts m(n, nullptr);
+  for (unsigned o = 0; o < n; ++o)
+    if (zero[o])
+      m[o] = u->ctx().cnst(Scalar::fromInt(0), u->dtype);
+  return m;
 }
 
 Emitter::LaneMask Emitter::zeroLanes(UOpRef u) {

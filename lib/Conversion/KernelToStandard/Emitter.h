@@ -419,12 +419,24 @@ private:
   /// (null where it is none), over u's lanes; empty when no lane is one.
   using LaneConsts = SmallVector<UOpRef, 8>;
   LaneConsts constLanes(UOpRef u);
+  /// constLanes of a REDUCE: the lanes whose terms all fold to 0.
+  LaneConsts reduceZeroLanes(UOpRef u);
   /// The output lanes `out` of a reduce whose unrolled group of terms
   /// (`src` at each lane of `folded`) is, lane by lane, another output
   /// lane's: one UOp in tinygrad's devectorized form, used twice, so its C
   /// names it (EmitSharedLanes.cpp; looked for behind a lane-decided
   /// WHERE only). Empty when no lane shares its group.
   LaneMask lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out);
+  /// A float ADD of dtype `dt` that a reduce's term `src` is in `lanes`
+  /// (over src's lanes) once tinygrad's per-lane symbolic decides the
+  /// WHEREs above it, and its inlined operands, which tinygrad's C adds to
+  /// the sum one by one (EmitInlinedAdds.cpp). Empty when src is no WHERE.
+  struct InlinedAdd {
+    UOpRef add;
+    LaneMask lanes;
+    SmallVector<UOpRef, 4> leaves;
+  };
+  SmallVector<InlinedAdd, 2> inlinedAddLanes(UOpRef src, DType dt);
   llvm::DenseMap<UOpRef, LaneConsts> constMasks;
   /// Per load: its lanes statically gated off, as their alternative's
   /// constant (0 without one).
