@@ -259,6 +259,14 @@ def cumsum_inlined_adds():
     "says 0.58 on a cancelling float64 cumsum)", (a + a.flip(0)).cumsum()
 
 
+def cumsum_window_bounds():
+  a = Tensor([[(1e16 if (i + j) % 3 == 0 else -1e16 if (i + j) % 3 == 1 else 0.25 * j - i) for j in range(19)]
+              for i in range(6)], dtype=dtypes.float64).realize()
+  return a, "the same over rows of 19: the window's last term is an ADD in every lane, decided from the loop " \
+    "range's bounds (`r + 18 < 18` with r >= 0), not by the lanes (random-kernels seed 1817 #98)", \
+    (a + a.flip(1)).cumsum(1)
+
+
 def padded_sum_sin_inf():
   a = Tensor([[math.inf, 0.5, -2.0], [1.5, -0.25, 3.0], [0.75, 2.5, -1.0], [-3.5, 1.25, 0.125]],
              dtype=dtypes.float64).realize()
@@ -284,6 +292,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "bf16_prod_lanes": bf16_prod_lanes, "uint8_neg_mod": uint8_neg_mod,
             "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested,
             "pad_times_negative": pad_times_negative, "cumsum_inlined_adds": cumsum_inlined_adds,
+            "cumsum_window_bounds": cumsum_window_bounds,
             "padded_sum_sin_inf": padded_sum_sin_inf}
 
 

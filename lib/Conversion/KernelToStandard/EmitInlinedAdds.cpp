@@ -13,30 +13,53 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tinygrad/Symbolic/Rewrite.h"
+
 namespace mlir::tinygrad::kernel_emitter {
 
 SmallVector<Emitter::InlinedAdd, 2> Emitter::inlinedAddLanes(UOpRef src, DType dt) {
   SmallVector<InlinedAdd, 2> out;
   if (src->op != K::WHERE)
     return out;
+  auto inlinable = [&](UOpRef u) { return u->op == K::ADD && u->dtype == dt && users.lookup(u) == 1; };
+  // Only where a WHERE's branch is such an ADD (the per-lane rewrites below
+  // cost a padded sum's `valid ? x : 0` nothing).
+  std::function<bool(UOpRef)> addBranch = [&](UOpRef u) {
+    return u->op == K::WHERE ? addBranch(u->src[1]) || addBranch(u->src[2]) : inlinable(u);
+  };
+  if (!addBranch(src))
+    return out;
   SmallVector<UOpRef, 2> shape = laneShape(src);
   unsigned n = numLanes(shape);
+  // Each lane's condition with its lane values in place, simplified by the
+  // engine's symbolic as tinygrad's per-lane symbolic does, which also
+  // decides it from the loop ranges' bounds (a cumsum window's last term,
+  // `r + 18 < 18` with r >= 0). A rewrite of the condition per lane, so
+  // bounded.
+  constexpr unsigned kMaxLanes = 1024;
+  if (n > kMaxLanes)
+    return out;
+  sym::Context &ctx = src->ctx();
+  SmallVector<llvm::DenseMap<UOpRef, UOpRef>> at(n);
+  for (unsigned l = 0; l < n; ++l) {
+    LaneVals vals = laneVals(shape, l);
+    for (UOpRef r : shape)
+      at[l][r] = ctx.constInt(vals.lookup(r), r->dtype);
+  }
   // `reach`: the lanes of `src` whose decided WHEREs lead to `u`.
   std::function<void(UOpRef, const LaneMask &)> walk = [&](UOpRef u, const LaneMask &reach) {
     if (!llvm::is_contained(reach, true))
       return;
     if (u->op == K::WHERE) {
-      LaneConsts c = constLanes(u->src[0]);
-      if (c.empty())
-        return; // no lane decides it
-      LaneMask isTrue(c.size(), false), isFalse(c.size(), false);
-      for (size_t l = 0; l < c.size(); ++l)
-        if (c[l] && c[l]->val().isBool())
-          (c[l]->val().b ? isTrue : isFalse)[l] = true;
-      LaneMask t = maskTo(isTrue, laneShape(u->src[0]), shape), f = maskTo(isFalse, laneShape(u->src[0]), shape);
+      if (!addBranch(u))
+        return;
+      LaneMask t(n, false), f(n, false);
       for (unsigned l = 0; l < n; ++l) {
-        t[l] = t[l] && reach[l];
-        f[l] = f[l] && reach[l];
+        if (!reach[l])
+          continue;
+        UOpRef c = sym::graphRewrite(ctx, sym::substitute(ctx, u->src[0], at[l]), sym::symMatcher());
+        if (c && c->op == K::CONST && c->val().isBool())
+          (c->val().b ? t : f)[l] = true;
       }
       walk(u->src[1], t);
       walk(u->src[2], f);
@@ -44,7 +67,7 @@ SmallVector<Emitter::InlinedAdd, 2> Emitter::inlinedAddLanes(UOpRef src, DType d
     }
     // An ADD used once is inlined where it stands (shared by several
     // lanes it would be a variable: EmitSharedLanes' case).
-    if (u->op != K::ADD || u->dtype != dt || users.lookup(u) != 1)
+    if (!inlinable(u))
       return;
     for (InlinedAdd &ia : out)
       if (ia.add == u) {
@@ -55,7 +78,7 @@ SmallVector<Emitter::InlinedAdd, 2> Emitter::inlinedAddLanes(UOpRef src, DType d
     InlinedAdd ia{u, reach, {}};
     std::function<void(UOpRef)> leaves = [&](UOpRef a) {
       for (UOpRef s : a->src)
-        if (s->op == K::ADD && s->dtype == dt && users.lookup(s) == 1)
+        if (inlinable(s))
           leaves(s);
         else
           ia.leaves.push_back(s);
