@@ -222,8 +222,9 @@ def beam_searched(ast, renderer, target=None, kernel=False):
             res, compiled = res
         opts = tuple(Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res["opts"])
         detail = "cached" if res["cached"] else \
-            f"{res['compiled']} compiled, {len(res['failures'])} failed, timed on {res['device']}; " \
-            f"{res['rounds']} rounds, {res['compile_s']:.2f}s compiling, {res['time_s']:.2f}s timing"
+            f"{res['compiled']} compiled, {len(res['failures'])} failed, timed on {res['device']}" + \
+            (f"; {res['rounds']} rounds, {res['compile_s']:.2f}s compiling, {res['time_s']:.2f}s timing"
+             if all(k in res for k in ("rounds", "compile_s", "time_s")) else "")
         how = f"our search ({detail})"
         if res.get("heuristic"):
             # the kernel without BEAM won: it compiles with our heuristic (which may do more than its opts)
