@@ -735,6 +735,17 @@ class TestRandomKernels(unittest.TestCase):
         self.assertRegex(p.stdout, r"program 51 \(seed 101\): .*bf16.*: 1 kernels UNCHECKED")
         self.assertRegex(p.stdout, r"random-kernels: 1 programs, 0 kernels checked, 1 unchecked, 0 mismatched")
 
+    def test_a_program_tinygrad_raises_for_is_skipped_with_its_unchecked_kernels(self):
+        # Seed 1866 #8 (--contractions): tinygrad's clang rejects its C for one kernel, on DEV=CPU too, so the
+        # program is skipped; its unchecked kernel is printed with the skip, not as an unchecked kernel of a
+        # passing run (it was "1 unchecked" beside exit 0)
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--contractions", "--programs", "9", "--seed", "1866", "--only", "8"], "CPU:MLIR",
+                   {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"random-kernels: 1 programs, 0 kernels checked, 0 unchecked, 0 mismatched, 0 rejected, "
+                                   r"0 failed, .* 1 skipped \(tinygrad raises too; 1 of their kernels unchecked\)")
+
     def test_edge_values_match_or_are_undefined_in_c(self):
         # NaN, inf, extremes in the inputs and casts C leaves undefined: tinygrad's values there are counted
         # apart, ours must be the documented rule's (the script checks)

@@ -276,6 +276,14 @@ def padded_sum_sin_inf():
     s.sin() * a.flatten()[:6]
 
 
+def weak_int_bitcast():
+  a = Tensor([1.5, -2.25], dtype=dtypes.float32).realize()
+  i = (a.reshape(1, 1, 2)[:, :, :1] > 0).cast(dtypes.int32).argmax(2, keepdim=True)
+  return a, "an argmax of one element (tinygrad's weak int 0) shifted and bitcast to bfloat16, minus a bfloat16: " \
+    "the BITCAST of a weak int literal to uint32 in its lowering (random-kernels --edges seed 1859 #9: refused, " \
+    "'BITCAST between different widths')", ((i << 3) >> 1).bitcast(dtypes.bfloat16) - a.cast(dtypes.bfloat16).reshape(1, 1, 2)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -293,7 +301,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested,
             "pad_times_negative": pad_times_negative, "cumsum_inlined_adds": cumsum_inlined_adds,
             "cumsum_window_bounds": cumsum_window_bounds,
-            "padded_sum_sin_inf": padded_sum_sin_inf}
+            "padded_sum_sin_inf": padded_sum_sin_inf, "weak_int_bitcast": weak_int_bitcast}
 
 
 def main():
