@@ -284,6 +284,21 @@ def weak_int_bitcast():
     "'BITCAST between different widths')", ((i << 3) >> 1).bitcast(dtypes.bfloat16) - a.cast(dtypes.bfloat16).reshape(1, 1, 2)
 
 
+def cumsum_pad_own_axis():
+  a = Tensor([[[(-1) ** (i + j) * (37 * i + 11 * j + 5 * k) % 127 for k in range(5)] for j in range(3)] for i in range(4)],
+             dtype=dtypes.int8).realize()
+  return a, "an int8 cumsum padded along its own axis, plus 3: the pad's gate, decided per lane, leaves the " \
+    "unrolled reduce's term Invalid in the border lanes (random-kernels seed 1885 #98: refused, invalid IR of a " \
+    "shuffle of i32 lanes with the Invalid constant's i1)", a.cumsum(0).pad(((2, 1), (0, 0), (0, 0))) + 3
+
+
+def cumsum_pad_own_axis_half():
+  a = Tensor([[[0.37 * i - 1.25 * j + 0.5 * k for k in range(5)] for j in range(3)] for i in range(4)],
+             dtype=dtypes.half).realize()
+  return a, "the same at half, times 1.5: the Invalid border lanes of a float term", \
+    a.cumsum(0).pad(((2, 1), (0, 0), (0, 0))) * 1.5
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -301,7 +316,9 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "lane_where_reciprocal_square": lane_where_reciprocal_square, "lane_where_nested": lane_where_nested,
             "pad_times_negative": pad_times_negative, "cumsum_inlined_adds": cumsum_inlined_adds,
             "cumsum_window_bounds": cumsum_window_bounds,
-            "padded_sum_sin_inf": padded_sum_sin_inf, "weak_int_bitcast": weak_int_bitcast}
+            "padded_sum_sin_inf": padded_sum_sin_inf, "weak_int_bitcast": weak_int_bitcast,
+            "cumsum_pad_own_axis": cumsum_pad_own_axis,
+            "cumsum_pad_own_axis_half": cumsum_pad_own_axis_half}
 
 
 def main():

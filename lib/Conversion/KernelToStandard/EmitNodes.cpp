@@ -93,6 +93,17 @@ Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {
   if ((anyT && !t) || (anyF && !f))
     return {};
   setInsertionAt(depth);
+  // A branch emitted in another type computes at the WHERE's, as alu()
+  // converts its operands: an Invalid constant (a bool CONST: the "no
+  // value" of the border lanes a pad's lane-decided gate leaves in an
+  // unrolled reduce's term; random-kernels seed 1885 #98).
+  auto atDType = [&](Value x, UOpRef s) {
+    return getElementTypeOrSelf(x.getType()) == ty(u->dtype) ? x : convert(x, s->dtype, u->dtype);
+  };
+  if (anyT && !(t = atDType(t, u->src[1])))
+    return {};
+  if (anyF && !(f = atDType(f, u->src[2])))
+    return {};
   if (anyT)
     t = broadcastTo(t, laneShape(u->src[1]), shape);
   if (anyF)
