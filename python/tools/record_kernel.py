@@ -299,6 +299,15 @@ def cumsum_pad_own_axis_half():
     a.cumsum(0).pad(((2, 1), (0, 0), (0, 0))) * 1.5
 
 
+def padded_square_sqrt():
+  a = Tensor([[((i * 37 + j * 11) % 97 - 48) * 0.0213 + j * 1e-4 for j in range(32)] for i in range(16)],
+             dtype=dtypes.float32).realize()
+  t = a.pad(((1, 0), (0, 0)))
+  return a, "sqrt(x*x + 1) of a padded tensor, bitcast to int: the pad's WHERE names x*x in the C (`float alu = g ? " \
+    "x*x : 0.0f;`), so it is not fused with the + 1 (random-kernels seed 1900 #71: an FMA after LLVM moved the add " \
+    "into the select, 1 ulp on 1095 of 22100 values)", (t * t + 1).sqrt().bitcast(dtypes.int32)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -318,7 +327,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "cumsum_window_bounds": cumsum_window_bounds,
             "padded_sum_sin_inf": padded_sum_sin_inf, "weak_int_bitcast": weak_int_bitcast,
             "cumsum_pad_own_axis": cumsum_pad_own_axis,
-            "cumsum_pad_own_axis_half": cumsum_pad_own_axis_half}
+            "cumsum_pad_own_axis_half": cumsum_pad_own_axis_half,
+            "padded_square_sqrt": padded_square_sqrt}
 
 
 def main():

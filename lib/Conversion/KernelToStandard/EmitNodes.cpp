@@ -269,7 +269,21 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::CMOD: return arith::RemFOp::create(b, loc, v[0], v[1]);
   case K::FLOORDIV: return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, v[0], v[1]));
   case K::FLOORMOD: return fail(u, "float FLOORMOD");
-  case K::WHERE: return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
+  case K::WHERE: {
+    // tinygrad's C names a WHERE (`float alu2 = g ? x*x : 0.0f;`), so a
+    // product in its branch fuses with no add: without `contract` LLVM
+    // cannot fuse it either once InstCombine moves a later add into the
+    // select's arms (`sqrtf(alu2 + 1.0f)` as `g ? x*x + 1 : 1`, one FMA;
+    // random-kernels seed 1900 #71: 1 ulp on 1095 of 22100 values). A gated
+    // term, WHERE(g, x, Invalid), is no such variable: its user's op moves
+    // inside the gate (tinygrad's pm_data_invalid), `acc + x*w` fuses.
+    if (!u->src[1]->isInvalid() && !u->src[2]->isInvalid())
+      for (Value x : {v[1], v[2]})
+        if (auto m = x.getDefiningOp<arith::MulFOp>())
+          m.setFastmathAttr(arith::FastMathFlagsAttr::get(b.getContext(),
+                                                          m.getFastmath() & ~arith::FastMathFlags::contract));
+    return arith::SelectOp::create(b, loc, v[0], v[1], v[2]);
+  }
   case K::SQRT: return math::SqrtOp::create(b, loc, v[0]);
   case K::EXP2: return math::Exp2Op::create(b, loc, v[0]);
   case K::LOG2: return math::Log2Op::create(b, loc, v[0]);
