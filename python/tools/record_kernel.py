@@ -308,6 +308,25 @@ def padded_square_sqrt():
     "into the select, 1 ulp on 1095 of 22100 values)", (t * t + 1).sqrt().bitcast(dtypes.int32)
 
 
+def int16_prod_rows_cast():
+  a = Tensor([[(-1) ** (i + j) * (3 + 7 * i + 5 * j) % 61 + 4 for j in range(4)] for i in range(5)], dtype=dtypes.int16).realize()
+  return a, "an int16 product of 4 unrolled terms cast to float: C computes the inline chain in int, " \
+    "`(float)((val3*val0*val1*val2))`, wrapped nowhere (was wrapped to int16)", a.prod(1).cast(dtypes.float32)
+
+
+def int16_cumprod_cast():
+  a = Tensor([7, -11, 9, -12, 10, 13, -12], dtype=dtypes.int16).realize()
+  return a, "an int16 cumprod cast to float: lane o's running product is lane o+1's prefix, one UOp used twice, " \
+    "a wrapped `short` variable; the last lane's product stays inline, `(float)((alu49*val6))` in int " \
+    "(probe: 0.0 where tinygrad says inf after exp2)", a.cumprod(0).cast(dtypes.float32)
+
+
+def half_cumprod_rows():
+  a = Tensor([[((i * 7 + j * 5) % 13 - 6) * 0.37 + 0.1 * j for j in range(6)] for i in range(5)], dtype=dtypes.half).realize()
+  return a, "a half cumprod: the running products lanes share are `__fp16` variables, rounded, the rest of the " \
+    "chain computes in float (rounded only at the end, 8 of 30 values were a half ulp apart)", a.cumprod(1)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -328,7 +347,9 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "padded_sum_sin_inf": padded_sum_sin_inf, "weak_int_bitcast": weak_int_bitcast,
             "cumsum_pad_own_axis": cumsum_pad_own_axis,
             "cumsum_pad_own_axis_half": cumsum_pad_own_axis_half,
-            "padded_square_sqrt": padded_square_sqrt}
+            "padded_square_sqrt": padded_square_sqrt,
+            "int16_prod_rows_cast": int16_prod_rows_cast, "int16_cumprod_cast": int16_cumprod_cast,
+            "half_cumprod_rows": half_cumprod_rows}
 
 
 def main():

@@ -125,10 +125,6 @@ Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {
   return isHalfLike(u->dtype) && named ? roundToStorage(r, u->dtype) : r;
 }
 
-static bool isNarrowInt(DType dt) {
-  return dt == DType::Int8 || dt == DType::UInt8 || dt == DType::Int16 || dt == DType::UInt16;
-}
-
 static bool powerOfTwoDivisor(UOpRef u) {
   UOpRef d = u->src[1];
   return d->op == K::CONST && d->val().isInt() && d->val().i > 0 && llvm::isPowerOf2_64((uint64_t)d->val().i);

@@ -202,6 +202,8 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     return zeroProduct.empty() ? cur : selectLanes(zeroProduct, zeroLike(cur), cur);
   };
   auto isDropped = [&](unsigned c, unsigned o) { return !dropped.empty() && dropped[c][o]; };
+  // A loop-free half chain's running values the C names (set below).
+  SmallVector<LaneMask> namedHalf;
   // Terms that are a float ADD in some lanes only, added leaf by leaf there
   // (EmitInlinedAdds.cpp). Known once the source is emitted.
   SmallVector<InlinedAdd, 2> inlined;
@@ -292,8 +294,13 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           return cur;
       }
       Value cur = terms[0];
-      for (size_t c = 1; c < terms.size(); ++c)
+      for (size_t c = 1; c < terms.size(); ++c) {
         cur = withInlined(cur, chainStep(cur, terms[c]), c);
+        // A running value the C names (lanes sharing a prefix of their
+        // chains, EmitNamedPartials.cpp) is an `__fp16` variable: rounded.
+        if (halfChain && c < namedHalf.size() && llvm::is_contained(namedHalf[c], true))
+          cur = selectLanes(namedHalf[c], roundToStorage(cur, dt), cur);
+      }
       return foldZeroProduct(terms.size() > 1 ? endChain(cur) : cur);
     }
     // Each output lane sums its kept terms only. Lanes that keep none are
@@ -368,7 +375,32 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     x = prepare(x);
     findDropped();
     findInlined();
-    return horizontal(x);
+    if (halfChain && nFold > 2)
+      namedHalf = namedPartials(src, aluOp, folded, outShape);
+    Value r = horizontal(x);
+    // An 8/16-bit ADD or MUL chain the C keeps inline computes in int: its
+    // user reads that value (promotedOut), wrapped only where the C names a
+    // running value (EmitNamedPartials.cpp). Not our heuristic's pairwise
+    // fold, which is no chain of tinygrad's.
+    bool pairwise = u->arg.attrs && u->arg.attrs.get(opt::kPairwiseFoldAttr);
+    if (r && isNarrowInt(dt) && src->dtype == dt && (kind == tg::ReduceKind::Add || kind == tg::ReduceKind::Mul) &&
+        !pairwise && nFold > 1 && users.lookup(u) == 1 && !readPerLane.contains(u)) {
+      SmallVector<LaneMask> named = namedPartials(src, aluOp, folded, outShape);
+      Value srcInt = memo.lookup(src).promoted;
+      Value p;
+      for (unsigned c = 0; c < named.size() && x; ++c) {
+        Value t = srcInt ? foldLane(srcInt, src, c) : convert(term(x, c), dt, DType::Int32);
+        if (!t)
+          break;
+        p = !p ? t
+            : kind == tg::ReduceKind::Add ? arith::AddIOp::create(b, loc, p, t).getResult()
+                                          : arith::MulIOp::create(b, loc, p, t).getResult();
+        if (llvm::is_contained(named[c], true))
+          p = selectLanes(named[c], convert(convert(p, DType::Int32, dt), dt, DType::Int32), p);
+      }
+      promotedOut = named.empty() ? Value() : p;
+    }
+    return r;
   }
   // The accumulator: a stack slot in the entry block holding every output
   // lane (SROA keeps it in registers).

@@ -79,6 +79,10 @@ inline Type memoryType(MLIRContext *ctx, DType dt) {
   return dt == DType::Bool ? IntegerType::get(ctx, 8) : scalarType(ctx, dt);
 }
 inline bool isHalfLike(DType dt) { return dt == DType::Float16 || dt == DType::BFloat16; }
+/// 8- and 16-bit ints: C computes them in int (integer promotion).
+inline bool isNarrowInt(DType dt) {
+  return dt == DType::Int8 || dt == DType::UInt8 || dt == DType::Int16 || dt == DType::UInt16;
+}
 inline bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool; }
 
 /// Whether n lanes split into whole vector registers. Odd lengths (a
@@ -437,6 +441,11 @@ private:
     SmallVector<UOpRef, 4> leaves;
   };
   SmallVector<InlinedAdd, 2> inlinedAddLanes(UOpRef src, DType dt);
+  /// For a loop-free reduce of `op` over term `src`: per folded lane c, the
+  /// output lanes whose running value once c is combined is a variable of
+  /// tinygrad's C (its UOp used twice: lanes sharing a prefix of their
+  /// chains); empty when too many lanes to look (EmitNamedPartials.cpp).
+  SmallVector<LaneMask> namedPartials(UOpRef src, sym::Op op, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out);
   llvm::DenseMap<UOpRef, LaneConsts> constMasks;
   /// Per load: its lanes statically gated off, as their alternative's
   /// constant (0 without one).
