@@ -479,14 +479,17 @@ def replay(t, graph, save, label, target="cpu"):
     return "matched", ""
   # a mismatch's summary line, then its first differing values (not the last line: one of those)
   summary = [ln for ln in lines if ln.startswith("MISMATCH")]
+  # else the refusal: its first diagnostic (the reason) and the last (which kernel)
+  errors = [ln.strip() for ln in r.stderr.splitlines() if "error:" in ln]
   why = " ".join(summary[:1] + [ln.strip() for ln in lines if ln.strip().startswith("mismatch ")][:1]) if summary else \
+      " ... ".join(dict.fromkeys(errors[:1] + errors[-1:])) if errors else \
       (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
   if save:
     os.makedirs(save, exist_ok=True)
     os.replace(f.name, os.path.join(save, f"replay-{label}.json"))
   else:
     os.unlink(f.name)
-  return "failed", why[:300]
+  return "failed", why[:500]
 
 
 def mode_flags(args):
