@@ -746,6 +746,18 @@ class TestRandomKernels(unittest.TestCase):
         self.assertRegex(p.stdout, r"random-kernels: 1 programs, 0 kernels checked, 0 unchecked, 0 mismatched, 0 rejected, "
                                    r"0 failed, .* 1 skipped \(tinygrad raises too; 1 of their kernels unchecked\)")
 
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_a_replay_refusal_names_its_reason(self):
+        # Seed 1938 #13 replayed on Vulkan: lavapipe's loop budget refuses the 65539-step loop of our opts'
+        # kernel. The failure line names that reason, not only "kernel 2 of the schedule does not compile"
+        # (the last diagnostic, all it printed before)
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--replay", "--replay-target", "vulkan", "--programs", "14", "--seed", "1938", "--only", "13"],
+                   "CPU:MLIR", {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 1, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"REPLAY through our scheduler: error: one thread runs up to [0-9]+ loop iterations, "
+                                   r"more than the device's loop budget .* kernel 2 of the schedule does not compile for vulkan")
+
     def test_edge_values_match_or_are_undefined_in_c(self):
         # NaN, inf, extremes in the inputs and casts C leaves undefined: tinygrad's values there are counted
         # apart, ours must be the documented rule's (the script checks)
