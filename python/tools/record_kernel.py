@@ -327,6 +327,25 @@ def half_cumprod_rows():
     "chain computes in float (rounded only at the end, 8 of 30 values were a half ulp apart)", a.cumprod(1)
 
 
+def _pad_div_input():
+  return Tensor([[(i * 37 + j * 11) % 200 - 100 + ((i + j) % 3) * 65536 * 7 for j in range(3)] for i in range(4)],
+                dtype=dtypes.int32).realize()
+
+
+def pad_div_negative():
+  a = _pad_div_input()
+  return a, "a padded tensor divided by a negative one: tinygrad's per-lane symbolic folds a pad lane's 0*(1/y) to " \
+    "+0.0 before its late rewrite makes a*(1/b) one division (-0.0 on ours; random-kernels seed 1925 #83)", \
+    a.pad(((0, 0), (0, 1))).cast(dtypes.float32) / (a[:, :1].cast(dtypes.float32) - 1000)
+
+
+def pad_bitcast_div_bf16():
+  a = _pad_div_input()
+  return a, "the same through a bitcast to int8 bytes and bfloat16: the pad lane's 0 folds through the BITCAST too " \
+    "(random-kernels seed 1925 #83)", \
+    a.pad(((0, 0), (0, 1))).bitcast(dtypes.int8).cast(dtypes.bfloat16) / (a[:, :1].cast(dtypes.bfloat16) - 1000)
+
+
 PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_fp8e4m3,
             "fp8e5m2_mul_add": fp8e5m2_mul_add, "f64_exp": f64_exp, "sin_near_k_pi": sin_near_k_pi,
             "half_named_rounding": half_named_rounding, "bf16_chain": bf16_chain,
@@ -349,7 +368,8 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "cumsum_pad_own_axis_half": cumsum_pad_own_axis_half,
             "padded_square_sqrt": padded_square_sqrt,
             "int16_prod_rows_cast": int16_prod_rows_cast, "int16_cumprod_cast": int16_cumprod_cast,
-            "half_cumprod_rows": half_cumprod_rows}
+            "half_cumprod_rows": half_cumprod_rows, "pad_div_negative": pad_div_negative,
+            "pad_bitcast_div_bf16": pad_bitcast_div_bf16}
 
 
 def main():

@@ -245,7 +245,7 @@ Value Emitter::alu(UOpRef u, ArrayRef<Value> in) {
   case K::ADD: return f ? foldZeroLanes(u, v, arith::AddFOp::create(b, loc, v[0], v[1], contract())) : arith::AddIOp::create(b, loc, v[0], v[1]).getResult();
   case K::SUB: return f ? arith::SubFOp::create(b, loc, v[0], v[1], contract()).getResult() : arith::SubIOp::create(b, loc, v[0], v[1]).getResult();
   case K::MUL: return f ? foldZeroLanes(u, v, arith::MulFOp::create(b, loc, v[0], v[1], contract())) : arith::MulIOp::create(b, loc, v[0], v[1]).getResult();
-  case K::FDIV: return arith::DivFOp::create(b, loc, v[0], v[1]);
+  case K::FDIV: return foldZeroLanes(u, v, arith::DivFOp::create(b, loc, v[0], v[1]));
   case K::MULACC:
     return f ? math::FmaOp::create(b, loc, v[0], v[1], v[2]).getResult()
              : arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, v[0], v[1]), v[2]).getResult();

@@ -54,7 +54,7 @@ Emitter::LaneConsts Emitter::constLanes(UOpRef u) {
     m = loadConstLanes.lookup(u);
   } else if (u->op == K::REDUCE) {
     m = reduceZeroLanes(u);
-  } else if (u->op == K::CAST || sym::isALU(u->op)) {
+  } else if (u->op == K::CAST || u->op == K::BITCAST || sym::isALU(u->op)) {
     SmallVector<LaneConsts, 3> srcs;
     bool any = false;
     for (UOpRef s : u->src) {
@@ -75,6 +75,11 @@ Emitter::LaneConsts Emitter::constLanes(UOpRef u) {
         } else if (u->op == K::MUL) {
           // x*0 -> 0 (a constant inf or nan times 0 has both operands known).
           if (isZeroConstant(c[0]) || isZeroConstant(c[1]))
+            m[l] = ctx.cnst(Scalar::fromInt(0), u->dtype);
+        } else if (u->op == K::FDIV) {
+          // tinygrad's a*(1/b), made one FDIV by the late rewrites after
+          // its per-lane symbolic folded a lane's 0*(1/b) to 0.
+          if (isZeroConstant(c[0]))
             m[l] = ctx.cnst(Scalar::fromInt(0), u->dtype);
         } else if (u->op == K::WHERE && c[0] && c[0]->val().isBool()) {
           m[l] = c[0]->val().b ? c[1] : c[2];
@@ -159,7 +164,8 @@ Value Emitter::selectLanes(ArrayRef<bool> m, Value ifSet, Value otherwise) {
 }
 
 Value Emitter::foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r) {
-  if (!r || !isa<FloatType>(getElementTypeOrSelf(r.getType())) || (u->op != K::MUL && u->op != K::ADD))
+  if (!r || !isa<FloatType>(getElementTypeOrSelf(r.getType())) ||
+      (u->op != K::MUL && u->op != K::ADD && u->op != K::FDIV))
     return r;
   SmallVector<UOpRef, 2> shape = laneShape(u);
   LaneMask za = maskTo(zeroLanes(u->src[0]), laneShape(u->src[0]), shape);
@@ -169,6 +175,17 @@ Value Emitter::foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r) {
   unsigned n = numLanes(shape);
   za.resize(n, false);
   zb.resize(n, false);
+  if (u->op == K::FDIV) {
+    // a*(1/b) with a lane's a the constant 0 and b no constant: tinygrad's
+    // per-lane symbolic made it +0.0 (x*0) before the late rewrite made it
+    // a division, which gives -0.0 for a negative b (random-kernels seed
+    // 1925 #83). A constant b was folded with a first: the IEEE value.
+    LaneConsts divisor = lanesTo(constLanes(u->src[1]), laneShape(u->src[1]), shape, nullptr);
+    LaneMask z(n);
+    for (unsigned l = 0; l < n; ++l)
+      z[l] = za[l] && (divisor.empty() || !divisor[l]);
+    return selectLanes(z, zeroLike(r), r);
+  }
   if (u->op == K::MUL) {
     // x*0 -> 0, unless x is a constant inf or nan (then tinygrad keeps nan).
     // A lane whose other operand is a constant too is constant-folded

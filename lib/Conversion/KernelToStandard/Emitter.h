@@ -467,8 +467,9 @@ private:
   Value maskConstant(ArrayRef<bool> m);
   /// `ifSet` in the lanes `m` sets, else `otherwise` (no op when uniform).
   Value selectLanes(ArrayRef<bool> m, Value ifSet, Value otherwise);
-  /// A float MUL or ADD `r` over operands `v` with tinygrad's per-lane
-  /// folds of its zero lanes: `x*0` is +0.0, `x+0` is x.
+  /// A float MUL, ADD or FDIV `r` over operands `v` with tinygrad's
+  /// per-lane folds of its zero lanes: `x*0` is +0.0, `x+0` is x, and
+  /// `0/y` (tinygrad's 0*(1/y) before its late rewrite) is +0.0.
   Value foldZeroLanes(UOpRef u, ArrayRef<Value> v, Value r);
   LogicalResult emitEffect(UOpRef u);
   /// Nodes that run for their effect where they are used as an AFTER's
