@@ -10,6 +10,7 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -231,37 +232,44 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   // create: the Scalarizer names every lane (".i0", ".i1", ...), which was
   // a seventh of a scalarized 225-lane kernel's compile.
   llvmCtx.setDiscardValueNames(true);
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmCtx);
+  // The module in LLVM IR, each function marked for the host.
+  auto translate = [&]() -> std::unique_ptr<llvm::Module> {
+    std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmCtx);
+    if (!llvmModule)
+      return nullptr;
+    llvmModule->setDataLayout(tm->createDataLayout());
+    llvmModule->setTargetTriple(tm->getTargetTriple());
+    for (llvm::Function &f : *llvmModule) {
+      if (f.isDeclaration())
+        continue;
+      f.addFnAttr("target-cpu", tm->getTargetCPU());
+      f.addFnAttr("target-features", features(tm));
+      f.addFnAttr(llvm::Attribute::NoUnwind);
+      splitVectorDivisions(f);
+      fenceStreamedStores(f, tm->getTargetTriple());
+      // The emitter's wide vectors are split into registers of the preferred
+      // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
+      // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
+      // tiles are sized for 512-bit registers, so ask for them where the host
+      // has them.
+      if (llvm::StringRef(tm->getTargetFeatureString()).contains("+avx512f"))
+        f.addFnAttr("prefer-vector-width", "512");
+    }
+    return llvmModule;
+  };
+  std::unique_ptr<llvm::Module> llvmModule = translate();
   if (!llvmModule)
     return module.emitError("CPU target: translation to LLVM IR failed");
-  llvmModule->setDataLayout(tm->createDataLayout());
-  llvmModule->setTargetTriple(tm->getTargetTriple());
-  for (llvm::Function &f : *llvmModule) {
-    if (f.isDeclaration())
-      continue;
-    f.addFnAttr("target-cpu", tm->getTargetCPU());
-    f.addFnAttr("target-features", features(tm));
-    f.addFnAttr(llvm::Attribute::NoUnwind);
-    splitVectorDivisions(f);
-    fenceStreamedStores(f, tm->getTargetTriple());
-    // The emitter's wide vectors are split into registers of the preferred
-    // width (and the vectorizers size theirs by it); LLVM defaults AVX-512
-    // hosts to 256 bits (a clock-throttling hedge for old Intel parts). Our
-    // tiles are sized for 512-bit registers, so ask for them where the host
-    // has them.
-    if (llvm::StringRef(tm->getTargetFeatureString()).contains("+avx512f"))
-      f.addFnAttr("prefer-vector-width", "512");
-  }
 
   auto optStart = std::chrono::steady_clock::now();
-  {
+  auto optimize = [&](llvm::Module &m, bool vectorize) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
     llvm::PipelineTuningOptions pto;
-    pto.LoopVectorization = true;
-    pto.SLPVectorization = true;
+    pto.LoopVectorization = vectorize;
+    pto.SLPVectorization = vectorize;
     llvm::PassBuilder pb(tm, pto);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
@@ -270,7 +278,7 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
     auto marked = [&](const char *attr) {
-      return llvm::any_of(*llvmModule, [&](llvm::Function &f) { return f.hasFnAttribute(attr); });
+      return llvm::any_of(m, [&](llvm::Function &f) { return f.hasFnAttribute(attr); });
     };
     if (marked(kScalarizeAttr)) {
       llvm::ScalarizerPassOptions so;
@@ -289,7 +297,23 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     } else {
       mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     }
-    mpm.run(*llvmModule, mam);
+    mpm.run(m, mam);
+  };
+  optimize(*llvmModule, /*vectorize=*/true);
+  // LLVM 22's VectorCombine can leave invalid IR after the SLP vectorizer
+  // (a shufflevector of <16 x i8> and <16 x i32> lanes in a scalarized
+  // kernel, random-kernels --assign --edges seed 1946), which instruction
+  // selection then crashed on. Such a module is translated again and
+  // optimized without the vectorizers; one still broken is an error.
+  if (llvm::verifyModule(*llvmModule)) {
+    llvmModule = translate();
+    if (!llvmModule)
+      return module.emitError("CPU target: translation to LLVM IR failed");
+    optimize(*llvmModule, /*vectorize=*/false);
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    if (llvm::verifyModule(*llvmModule, &os))
+      return module.emitError("CPU target: LLVM's optimizer produced invalid IR: ") << why;
   }
   for (llvm::Function &f : *llvmModule) {
     if (f.isDeclaration())
