@@ -7,6 +7,7 @@ with tinygrad's fp8_to_float, so subnormal inputs are kept: reading them through
 flush them).
 
 usage: cd <tinygrad> && DEV=CPU CACHELEVEL=0 PYTHONPATH=<repo>/python:. python3 record_kernel.py NAME > NAME.json
+(bfloat16 programs need a clang that knows __bf16: CC=clang-22; Debian's default clang 14 rejects it)
 Programs are defined in PROGRAMS below.
 """
 import json, math, struct, sys

@@ -9,13 +9,11 @@
 // chain in int and wraps only a variable (`(float)(val0*val1*val2*val3)`,
 // random-kernels probe: int16 prod of 4 cast to float; a cumprod's last
 // lane `(float)(alu49*val6)`). Found as EmitSharedLanes finds shared
-// groups: each lane's terms with its lane values substituted, simplified
-// by the engine's symbolic, the chains built from them, uses counted.
+// groups: each lane's terms (laneTerm), the chains built from them, uses
+// counted.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
-
-#include "tinygrad/Symbolic/Rewrite.h"
 
 namespace mlir::tinygrad::kernel_emitter {
 
@@ -37,11 +35,7 @@ SmallVector<Emitter::LaneMask> Emitter::namedPartials(UOpRef src, sym::Op op, Ar
     LaneVals outVals = laneVals(out, o);
     UOpRef cur = nullptr;
     for (unsigned c = 0; c < nFold; ++c) {
-      LaneVals vals = laneVals(folded, c);
-      llvm::DenseMap<UOpRef, UOpRef> at;
-      for (UOpRef r : srcShape)
-        at[r] = ctx.constInt(outVals.count(r) ? outVals.lookup(r) : vals.lookup(r), r->dtype);
-      UOpRef t = sym::graphRewrite(ctx, sym::substitute(ctx, src, at), sym::symMatcher());
+      UOpRef t = laneTerm(src, srcShape, outVals, laneVals(folded, c));
       if (!t)
         return {};
       // tinygrad's symbolic folds `x*1` and `x+0`: no op of the chain.

@@ -20,6 +20,14 @@
 
 namespace mlir::tinygrad::kernel_emitter {
 
+UOpRef Emitter::laneTerm(UOpRef src, ArrayRef<UOpRef> srcShape, const LaneVals &outVals, const LaneVals &foldVals) {
+  sym::Context &ctx = src->ctx();
+  llvm::DenseMap<UOpRef, UOpRef> at;
+  for (UOpRef r : srcShape)
+    at[r] = ctx.constInt(outVals.count(r) ? outVals.lookup(r) : foldVals.lookup(r), r->dtype);
+  return sym::graphRewrite(ctx, sym::substitute(ctx, src, at), sym::symMatcher());
+}
+
 Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out) {
   unsigned nOut = numLanes(out), nFold = numLanes(folded);
   SmallVector<UOpRef, 2> srcShape = laneShape(src);
@@ -51,19 +59,13 @@ Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> f
   };
   if (nOut * nFold > kMaxLaneSubstitutions || !behindLaneWhere())
     return {};
-  sym::Context &ctx = src->ctx();
   std::map<SmallVector<UOpRef, 8>, unsigned> count;
   SmallVector<SmallVector<UOpRef, 8>> keys;
   for (unsigned o = 0; o < nOut; ++o) {
     LaneVals outVals = laneVals(out, o);
     SmallVector<UOpRef, 8> key;
-    for (unsigned c = 0; c < nFold; ++c) {
-      LaneVals vals = laneVals(folded, c);
-      llvm::DenseMap<UOpRef, UOpRef> at;
-      for (UOpRef r : srcShape)
-        at[r] = ctx.constInt(outVals.count(r) ? outVals.lookup(r) : vals.lookup(r), r->dtype);
-      key.push_back(sym::graphRewrite(ctx, sym::substitute(ctx, src, at), sym::symMatcher()));
-    }
+    for (unsigned c = 0; c < nFold; ++c)
+      key.push_back(laneTerm(src, srcShape, outVals, laneVals(folded, c)));
     ++count[key];
     keys.push_back(std::move(key));
   }

@@ -431,6 +431,11 @@ private:
   /// names it (EmitSharedLanes.cpp; looked for behind a lane-decided
   /// WHERE only). Empty when no lane shares its group.
   LaneMask lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out);
+  /// A reduce term `src` (lanes `srcShape`) in one output lane and one
+  /// folded lane, as tinygrad's devectorizer sees it: the lane values
+  /// substituted, simplified by the engine's symbolic; interned, so lanes
+  /// whose expressions coincide are one UOp. Null where the rewrite fails.
+  UOpRef laneTerm(UOpRef src, ArrayRef<UOpRef> srcShape, const LaneVals &outVals, const LaneVals &foldVals);
   /// A float ADD of dtype `dt` that a reduce's term `src` is in `lanes`
   /// (over src's lanes) once tinygrad's per-lane symbolic decides the
   /// WHEREs above it, and its inlined operands, which tinygrad's C adds to
