@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-LLVM_STEPS = ["--tg-approximate-math", "--tg-expand-bf16", "--canonicalize", "--convert-scf-to-cf",
+LLVM_STEPS = ["--tg-approximate-math", "--tg-expand-bf16", "--canonicalize=top-down=false", "--convert-scf-to-cf",
               "--tg-convert-to-llvm-cpu", "--reconcile-unrealized-casts"]
 SCHEDULE_STEPS = [("callify", "--tg-callify"), ("kernel-graph", "--tg-kernel-graph"),
                   ("create-schedule", "--tg-create-schedule")]
