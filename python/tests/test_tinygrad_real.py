@@ -758,6 +758,16 @@ class TestRandomKernels(unittest.TestCase):
         self.assertRegex(p.stdout, r"REPLAY through our scheduler: error: one thread runs up to [0-9]+ loop iterations, "
                                    r"more than the device's loop budget .* kernel 2 of the schedule does not compile for vulkan")
 
+    def test_a_refusal_where_tinygrad_raises_too_is_skipped(self):
+        # Seed 1942 #95 (--edges): load collapse loops on its gather kernel in tinygrad too ("infinite loop in
+        # graph_rewrite" on DEV=CPU), and ours refuses it ("rule cycle"). Counted as skipped, not rejected
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--edges", "--programs", "96", "--seed", "1942", "--only", "95"],
+                   "CPU:MLIR", {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22"}, cwd=TG)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertRegex(p.stdout, r"0 rejected, 0 failed, .* 1 skipped \(tinygrad raises too; 1 of their kernels "
+                                   r"refused by ours\)")
+
     def test_edge_values_match_or_are_undefined_in_c(self):
         # NaN, inf, extremes in the inputs and casts C leaves undefined: tinygrad's values there are counted
         # apart, ours must be the documented rule's (the script checks)
