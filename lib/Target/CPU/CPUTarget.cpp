@@ -66,22 +66,24 @@ static void avoidEvexMaskMiscompile() {
     (void)o->addOccurrence(0, "enable-misched", "false");
 }
 
-/// The host's target machine, one per thread: LLVM's TargetMachine caches
-/// subtargets and the passes built on it without locks, so kernels compiled
-/// on several threads at once (BEAM's concurrent candidates) each need
-/// their own (two sharing one crashed in LICM). The process-wide part
-/// (targets registered, the host's CPU and features) is computed once.
 /// x86's float -> bfloat16 converts (vcvtneps2bf16: AVX512-BF16, AVX-NE-
-/// CONVERT) flush subnormal results to zero, and instruction selection
-/// folds the emitter's integer round-to-nearest-even (ExpandBF16) into one:
-/// a bfloat16 add of subnormals stored +-0 where tinygrad's value is the
+/// CONVERT) flush subnormal results to zero. With them, instruction
+/// selection holds a bfloat16 value live across blocks in an f32 register
+/// and rounds it back with one at its store: a bfloat16 add into assigned
+/// slices stored +-0 at its gated stores where tinygrad's value is the
 /// subnormal (random-kernels seed 1946 #7, 19 of 23040 values on a Zen 4).
-/// Off, the rounding stays the integer code the AST means.
+/// Off, every rounding is the integer round-to-nearest-even the emitter
+/// writes (ExpandBF16), which the AST means.
 static constexpr llvm::StringLiteral kFlushingBF16Converts[] = {"avx512bf16", "avxneconvert"};
 static bool isFlushingBF16Convert(llvm::StringRef feature) {
   return llvm::is_contained(kFlushingBF16Converts, feature);
 }
 
+/// The host's target machine, one per thread: LLVM's TargetMachine caches
+/// subtargets and the passes built on it without locks, so kernels compiled
+/// on several threads at once (BEAM's concurrent candidates) each need
+/// their own (two sharing one crashed in LICM). The process-wide part
+/// (targets registered, the host's CPU and features) is computed once.
 static llvm::TargetMachine *hostTargetMachine(std::string &error) {
   static std::once_flag once;
   static const llvm::Target *target = nullptr;
