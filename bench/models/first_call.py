@@ -61,7 +61,7 @@ def main():
     ap.add_argument("side", choices=["ours", "tinygrad"])
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--build", default="build", help="the build tree whose C API our side uses")
+    ap.add_argument("--build", default="build", help="the build tree whose C API our side uses (a relative path is taken from the repository root)")
     a = ap.parse_args()
     tg = tinygrad_checkout("first_call.py")
     if tg is None:

@@ -11,7 +11,7 @@ computes from the record in one context, without printing.
 
 kernels: each kernel AST is imported, lowered by tg-lower-kernel, then taken to the llvm dialect by
 the steps of tg-lower-to-llvm-cpu one process each (LLVM_STEPS: they must stay the steps of
-cpu::buildStandardToLLVMPipeline, which the comparison below checks). The result must be the text
+buildStandardToLLVMCPUPipeline, which the comparison below checks). The result must be the text
 tinygrad-opt prints for tg-lower-to-llvm-cpu in one process, and, for a case with outputs,
 `tinygrad-run --lowered` compiles and runs it and must match tinygrad's outputs. Kernels come from a
 directory of corpus kernel cases or a JSONL of cases (random programs' kernels, no outputs).
