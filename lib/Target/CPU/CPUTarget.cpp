@@ -45,6 +45,21 @@ std::string hostCPUDescription() {
   return llvm::sys::getHostCPUName().str();
 }
 
+/// Sets one of LLVM's command-line options for the whole process, as if
+/// given, unless the embedder set it itself (LLVM's code generator has no
+/// per-target-machine switch for these; the process's own settings win).
+static void setLLVMOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value) {
+  auto &opts = llvm::cl::getRegisteredOptions();
+  auto it = opts.find(name);
+  if (it == opts.end())
+    return;
+  // Some readers check the option only when it occurred (the machine
+  // scheduler else asks the subtarget): record it as given.
+  llvm::cl::Option *o = it->second;
+  if (o->getNumOccurrences() == 0)
+    (void)o->addOccurrence(0, name, value);
+}
+
 /// LLVM 22's EVEX compression folds `vpmovb2m k, x` + `kmov r, k` into
 /// `vpmovmskb r, x` and drops the mask even when a later instruction still
 /// reads it (a kshift of the same mask for the next lane): the pre-RA
@@ -53,18 +68,22 @@ std::string hostCPUDescription() {
 /// wrong fix-up in one lane of three; test/Target/CPU/evex-mask-lanes.test).
 /// Without that scheduler the selection order keeps the kshift first.
 /// Measured on bench/kernels (realistic): run times and compile times
-/// within this host's noise. Unless the embedder set the option itself.
-static void avoidEvexMaskMiscompile() {
-  auto &opts = llvm::cl::getRegisteredOptions();
-  auto it = opts.find("enable-misched");
-  if (it == opts.end())
-    return;
-  // The scheduler reads the option only when it occurred (else it asks the
-  // subtarget): record it as given.
-  llvm::cl::Option *o = it->second;
-  if (o->getNumOccurrences() == 0)
-    (void)o->addOccurrence(0, "enable-misched", "false");
-}
+/// within this host's noise.
+static void avoidEvexMaskMiscompile() { setLLVMOptionUnlessGiven("enable-misched", "false"); }
+
+/// Instruction selection's store merging compares every store of a block
+/// with every other store on the same chain: quadratic, and our kernels
+/// store an upcast tile whose lanes are strided in the output (a
+/// convolution's weight gradient in the mnist training step: 128 scalar
+/// stores 64 floats apart) in one block. It was 30-60 ms of such a
+/// kernel's 65-95 ms instruction selection and merged nothing: the emitter
+/// already writes a contiguous run as one vector store. Off, the asm of the
+/// bench kernels and of the 123 kernels of the bench models is byte for
+/// byte the same, and of the 210 test/Codegen and test/Conversion inputs
+/// (both opts) two differ: a fill's tail keeps four 16-byte stores where
+/// one 64-byte store was (test/Target/CPU/no-store-merging.test) and one
+/// convolution's spill slots are ordered differently.
+static void avoidQuadraticStoreMerging() { setLLVMOptionUnlessGiven("combiner-store-merging", "false"); }
 
 /// x86's float -> bfloat16 converts (vcvtneps2bf16: AVX512-BF16, AVX-NE-
 /// CONVERT) flush subnormal results to zero. With them, instruction
@@ -93,6 +112,7 @@ static llvm::TargetMachine *hostTargetMachine(std::string &error) {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     avoidEvexMaskMiscompile();
+    avoidQuadraticStoreMerging();
     triple = llvm::Triple(llvm::sys::getProcessTriple());
     std::string err;
     target = llvm::TargetRegistry::lookupTarget(triple, err);
