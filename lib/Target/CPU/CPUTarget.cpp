@@ -75,8 +75,8 @@ static void avoidEvexMaskMiscompile() { setLLVMOptionUnlessGiven("enable-misched
 /// with every other store on the same chain: quadratic, and our kernels
 /// store an upcast tile whose lanes are strided in the output (a
 /// convolution's weight gradient in the mnist training step: 128 scalar
-/// stores 64 floats apart) in one block. It was 30-60 ms of such a
-/// kernel's 65-95 ms instruction selection and merged nothing: the emitter
+/// stores 64 floats apart) in one block. It was 27-62 ms of such a
+/// kernel's 63-96 ms instruction selection and merged nothing: the emitter
 /// already writes a contiguous run as one vector store. Off, the asm of the
 /// bench kernels and of the 123 kernels of the bench models is byte for
 /// byte the same, and of the 210 test/Codegen and test/Conversion inputs
