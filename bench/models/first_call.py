@@ -24,20 +24,6 @@ HERE, MODEL, SIDE = sys.argv[1:4]
 sys.path.insert(0, HERE)
 import models
 step, sync, _ = models.tinygrad_model(MODEL)
-import tinygrad.engine.realize as realize
-import tinygrad.tensor as tensor
-split = {"schedule": 0.0, "compile": 0.0}
-def timed(mod, name, key):
-    f = getattr(mod, name)
-    def g(*a, **k):
-        t0 = time.perf_counter()
-        try:
-            return f(*a, **k)
-        finally:
-            split[key] += time.perf_counter() - t0
-    setattr(mod, name, g)
-timed(tensor, "create_linear_with_vars", "schedule")
-timed(realize, "lower_and_compile", "compile")
 kernels = []
 if SIDE == "ours":
     from tinygrad_mlir import backend
@@ -47,11 +33,13 @@ if SIDE == "ours":
         kernels.append({"name": name, "ms": res.get("compile_ms", 0.0), "phases": res.get("phases", {})})
         return res, ast_json, name
     backend.compile_kernel = compile_kernel
+split = models.FirstCallSplit()
 t0 = time.perf_counter()
-step()
-sync()
+with split:
+    step()
+    sync()
 first = time.perf_counter() - t0
-print("RESULT " + json.dumps({"first_s": first, **split, "kernels": kernels}))
+print("RESULT " + json.dumps({"first_s": first, **split.as_dict(first), "kernels": kernels}))
 """
 
 
@@ -72,9 +60,8 @@ def main():
     if r is None:
         print(f"{a.model} {a.side} failed (rc {p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
         return 1
-    rest = r["first_s"] - r["schedule"] - r["compile"]
-    print(f"{a.model} {a.side} {a.threads}t: first call {r['first_s']:.2f} s = schedule {r['schedule']:.2f} + "
-          f"lower+compile {r['compile']:.2f} + run and the rest {rest:.2f}")
+    print(f"{a.model} {a.side} {a.threads}t: first call {r['first_s']:.2f} s = schedule {r['schedule_s']:.2f} + "
+          f"lower+compile {r['compile_s']:.2f} + run and the rest {r['rest_s']:.2f}")
     ks = r["kernels"]
     if ks:
         phases = {}

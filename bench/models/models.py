@@ -17,7 +17,10 @@ before anything is timed, as a loaded model's are. Unrealized, tinygrad would re
 One code path for ours and tinygrad's compiler; the realize is not part of first_s.
 
 first_s: the first call (schedule, compile, run) in a fresh process with no disk cache
-(CACHELEVEL=0). Then two untimed calls (TinyJit captures on the second), then `reps` timed calls:
+(CACHELEVEL=0); first_split (tinygrad sides): its seconds in tinygrad's scheduling
+(create_linear_with_vars, the same Python on both sides), in lowering and compiling the new kernels
+(lower_and_compile: our compile threads, or tinygrad's worker pool) and the rest (running the
+kernels, the Python that builds the step's graph). Then two untimed calls (TinyJit captures on the second), then `reps` timed calls:
 median_ms and all of them. `check`: a few output values after the last call, `first_check` after the
 first, for run.py to compare ours with tinygrad's.
 """
@@ -193,6 +196,45 @@ def TorchMnist():
     return _torch_classes()[1]()
 
 
+class FirstCallSplit:
+    """Times tinygrad's scheduling and compiling while installed (`with`): the parts of a first call
+    that one side's compiler does not make faster (schedule) or does (compile), for first_split."""
+
+    def __init__(self):
+        self.schedule_s = self.compile_s = 0.0
+        self._undo = []
+
+    def _wrap(self, mod, name, field):
+        f = getattr(mod, name)
+
+        def timed(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return f(*a, **k)
+            finally:
+                setattr(self, field, getattr(self, field) + time.perf_counter() - t0)
+        setattr(mod, name, timed)
+        self._undo.append((mod, name, f))
+
+    def __enter__(self):
+        import tinygrad.engine.realize as realize
+        import tinygrad.tensor as tensor
+        # tensor.py calls create_linear_with_vars and realize.py lower_and_compile by their module
+        # globals at call time (the latter as our compile threads wrapped it)
+        self._wrap(tensor, "create_linear_with_vars", "schedule_s")
+        self._wrap(realize, "lower_and_compile", "compile_s")
+        return self
+
+    def __exit__(self, *exc):
+        for mod, name, f in reversed(self._undo):
+            setattr(mod, name, f)
+        self._undo.clear()
+
+    def as_dict(self, first_s):
+        return {"schedule_s": self.schedule_s, "compile_s": self.compile_s,
+                "rest_s": first_s - self.schedule_s - self.compile_s}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
@@ -201,9 +243,15 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
     step, sync, check = torch_model(a.model, a.threads) if a.side == "torch" else tinygrad_model(a.model)
+    split = FirstCallSplit() if a.side != "torch" else None
     t0 = time.perf_counter()
-    step()
-    sync()
+    if split:
+        with split:
+            step()
+            sync()
+    else:
+        step()
+        sync()
     first = time.perf_counter() - t0
     first_check = check()
     for _ in range(2):
@@ -217,7 +265,8 @@ def main():
         times.append((time.perf_counter() - t0) * 1e3)
     print("RESULT " + json.dumps({"model": a.model, "side": a.side, "threads": a.threads, "first_s": first,
                                   "median_ms": statistics.median(times), "times_ms": times, "check": check(),
-                                  "first_check": first_check}))
+                                  "first_check": first_check,
+                                  "first_split": split.as_dict(first) if split else None}))
 
 
 if __name__ == "__main__":

@@ -6,12 +6,14 @@
 
 Writes BUILD_DIR/bench/models.json: per model ours_ms, tinygrad_ms, torch_ms (steady-state
 medians), ours_first_s, tinygrad_first_s (first call: schedule + compile + run, no disk cache) at
-the largest thread count, and every thread count under "by_threads". Ours and tinygrad's outputs
+the largest thread count, and every thread count under "by_threads", where each row also has
+ours_first_split / tinygrad_first_split (models.py's first_split: schedule_s, compile_s, rest_s). Ours and tinygrad's outputs
 must agree (the same seeds give both the same weights and inputs): a mismatch fails the run.
 
 Environment: TINYGRAD_SRC (required: a checkout of a9069c17), BENCH_MODELS (comma list, default
 resnet18,llama,mnist_train), BENCH_MODELS_THREADS (default 1,2), BENCH_MODELS_REPS (timed calls,
-default 5), BS (mnist_train's batch, default 512 as beautiful_mnist's).
+default 5), BS (mnist_train's batch, default 512 as beautiful_mnist's), BENCH_MODELS_OUT (the JSON's
+path instead of BUILD_DIR/bench/models.json).
 """
 import json
 import os
@@ -75,6 +77,8 @@ def main():
                    "torch_ms": r["torch"]["median_ms"] if "torch" in r else None,
                    "ours_first_s": r["ours"]["first_s"], "tinygrad_first_s": r["tinygrad"]["first_s"],
                    "torch_first_s": r["torch"]["first_s"] if "torch" in r else None,
+                   # where each first call went: scheduling is tinygrad's Python on both sides
+                   "ours_first_split": r["ours"]["first_split"], "tinygrad_first_split": r["tinygrad"]["first_split"],
                    "times_ms": {s: r[s]["times_ms"] for s in r},
                    "first_outputs_agree": agree(r["ours"]["first_check"], r["tinygrad"]["first_check"]),
                    "outputs_agree": agree(r["ours"]["check"], r["tinygrad"]["check"]),
@@ -91,12 +95,15 @@ def main():
             print(f"{m:<12} {t:>3} {row['ours_ms']:9.2f} {row['tinygrad_ms']:11.2f} "
                   f"{row['torch_ms'] if row['torch_ms'] else float('nan'):9.2f} {row['ours_first_s']:10.2f} "
                   f"{row['tinygrad_first_s']:9.2f} {row['tinygrad_ms'] / row['ours_ms']:6.2f} {vs_torch}")
+            print("    first call = schedule + compile + rest: " + ", ".join(
+                f"{s} {sp['schedule_s']:.2f} + {sp['compile_s']:.2f} + {sp['rest_s']:.2f} s"
+                for s, sp in (("ours", row["ours_first_split"]), ("tinygrad", row["tinygrad_first_split"]))))
         top = by[str(max(threads))]
         out["models"][m] = {**{k: top[k] for k in ("ours_ms", "tinygrad_ms", "torch_ms", "ours_first_s",
                                                    "tinygrad_first_s", "torch_first_s")},
                             "threads": max(threads), "by_threads": by}
-    os.makedirs(os.path.join(build, "bench"), exist_ok=True)
-    path = os.path.join(build, "bench", "models.json")
+    path = os.environ.get("BENCH_MODELS_OUT") or os.path.join(build, "bench", "models.json")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
     print(f"wrote {path}" + (" (FAILED: outputs differ)" if failed else ""))
