@@ -1,6 +1,7 @@
 //===- CPUTarget.cpp - llvm dialect to an optimized host object ------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
 #include "tinygrad/Target/CPU/SplitCrossBlockVectors.h"
+#include "tinygrad/Target/CPU/TransposeLaneGathers.h"
 #include "tinygrad/Target/CPU/X86TruncatingConverts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -358,9 +359,11 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
       useX86TruncatingConverts(f, tm->getTargetFeatureString());
     // Instruction selection's register width (the function's features
     // included), the unit a value between blocks is carried in.
-    splitCrossBlockVectors(
-        f, tm->getTargetTransformInfo(f).getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
-               .getFixedValue());
+    unsigned registerBits =
+        tm->getTargetTransformInfo(f).getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+    splitCrossBlockVectors(f, registerBits);
+    // A tile's stores across its registers, as transposes of those registers.
+    transposeLaneGathers(f, registerBits);
   }
 
   ObjectOutput out;
