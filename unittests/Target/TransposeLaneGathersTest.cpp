@@ -186,6 +186,8 @@ TEST(TransposeLaneGathers, LeavesOtherShuffles) {
   EXPECT_FALSE(rewrite("<16 x float>", "float", {{0, 4, 8, 12}, {1, 5, 9, 13}}, 512).changed);
   // a poison lane
   EXPECT_FALSE(rewrite("<256 x float>", "float", {{0, 16, -1, 48}, {1, 17, -1, 49}}, 512).changed);
+  // no vector registers (a target whose width is 0)
+  EXPECT_FALSE(rewrite("<256 x float>", "float", acrossRegisters(16, {0, 1, 2, 3}, {0, 1}), 0).changed);
   // 16-bit lanes
   EXPECT_FALSE(rewrite("<256 x half>", "half", acrossRegisters(32, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}), 512).changed);
 }

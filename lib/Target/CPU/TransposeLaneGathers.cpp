@@ -70,6 +70,8 @@ llvm::SmallVector<llvm::Value *, 4> transpose(llvm::IRBuilder<> &b, llvm::ArrayR
 } // namespace
 
 bool transposeLaneGathers(llvm::Function &f, unsigned registerBits) {
+  if (registerBits < 128 || registerBits % 128 != 0) // no vector registers, or not of 128-bit pieces
+    return false;
   std::map<GroupKey, llvm::SmallVector<Gather, 16>> groups;
   for (llvm::BasicBlock &bb : f)
     for (llvm::Instruction &i : bb) {
@@ -78,7 +80,7 @@ bool transposeLaneGathers(llvm::Function &f, unsigned registerBits) {
         continue;
       auto *src = llvm::dyn_cast<llvm::FixedVectorType>(sv->getOperand(0)->getType());
       unsigned eltBits = src ? src->getScalarSizeInBits() : 0;
-      if ((eltBits != 32 && eltBits != 64) || registerBits % 128 != 0)
+      if (eltBits != 32 && eltBits != 64)
         continue;
       unsigned w = registerBits / eltBits, k = 128 / eltBits;
       llvm::ArrayRef<int> mask = sv->getShuffleMask();
