@@ -57,7 +57,7 @@ SmallVector<Emitter::InlinedAdd, 2> Emitter::inlinedAddLanes(UOpRef src, DType d
       for (unsigned l = 0; l < n; ++l) {
         if (!reach[l])
           continue;
-        UOpRef c = sym::graphRewrite(ctx, sym::substitute(ctx, u->src[0], at[l]), sym::symMatcher());
+        UOpRef c = laneSimplified(sym::substitute(ctx, u->src[0], at[l]));
         if (c && c->op == K::CONST && c->val().isBool())
           (c->val().b ? t : f)[l] = true;
       }

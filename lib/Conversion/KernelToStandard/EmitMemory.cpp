@@ -361,16 +361,31 @@ LogicalResult Emitter::address(UOpRef index, ArrayRef<UOpRef> shape, Address &a)
   return success();
 }
 
+UOpRef Emitter::laneSimplified(UOpRef substituted) {
+  if (!substituted)
+    return nullptr;
+  auto [it, fresh] = laneSimplifiedMemo.try_emplace(substituted, nullptr);
+  if (fresh)
+    it->second = sym::graphRewrite(substituted->ctx(), substituted, sym::symMatcher());
+  return it->second;
+}
+
 SmallVector<int8_t> Emitter::staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape, SmallVectorImpl<UOpRef> *exprs) {
   sym::Context &ctx = gate->ctx();
   SmallVector<UOpRef, 2> gs = laneShape(gate);
-  SmallVector<int8_t> out;
-  for (unsigned l = 0, n = numLanes(shape); l < n; ++l) {
-    LaneVals vals = laneVals(shape, l);
+  // The gate reads the lane ranges `gs` only: each of its lanes once, then
+  // each lane of `shape` takes its lane of `gs`.
+  SmallVector<UOpRef> perGateLane;
+  for (unsigned l = 0, n = numLanes(gs); l < n; ++l) {
+    LaneVals vals = laneVals(gs, l);
     llvm::DenseMap<UOpRef, UOpRef> at;
     for (UOpRef r : gs)
       at[r] = ctx.constInt(vals.lookup(r), r->dtype);
-    UOpRef g = sym::graphRewrite(ctx, sym::substitute(ctx, gate, at), sym::symMatcher());
+    perGateLane.push_back(laneSimplified(sym::substitute(ctx, gate, at)));
+  }
+  SmallVector<int8_t> out;
+  for (unsigned l = 0, n = numLanes(shape); l < n; ++l) {
+    UOpRef g = perGateLane[laneIndex(gs, shape, l)];
     out.push_back(g && g->op == K::CONST && g->val().isBool() ? int8_t(g->val().b) : int8_t(-1));
     if (exprs)
       exprs->push_back(g);
@@ -406,7 +421,7 @@ std::optional<LinearIndex> Emitter::laneWiseLinear(UOpRef where, ArrayRef<int8_t
     llvm::DenseMap<UOpRef, UOpRef> at;
     for (UOpRef r : ls)
       at[r] = ctx.constInt(vals.lookup(r), r->dtype);
-    UOpRef x = sym::graphRewrite(ctx, sym::substitute(ctx, where, at), sym::symMatcher());
+    UOpRef x = laneSimplified(sym::substitute(ctx, where, at));
     if (x && x->op == K::WHERE && x->src[2]->isInvalid())
       x = x->src[1];
     if (!x || x->isInvalid() || !isInt(x->dtype))

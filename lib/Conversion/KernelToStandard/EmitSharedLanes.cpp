@@ -25,7 +25,7 @@ UOpRef Emitter::laneTerm(UOpRef src, ArrayRef<UOpRef> srcShape, const LaneVals &
   llvm::DenseMap<UOpRef, UOpRef> at;
   for (UOpRef r : srcShape)
     at[r] = ctx.constInt(outVals.count(r) ? outVals.lookup(r) : foldVals.lookup(r), r->dtype);
-  return sym::graphRewrite(ctx, sym::substitute(ctx, src, at), sym::symMatcher());
+  return laneSimplified(sym::substitute(ctx, src, at));
 }
 
 Emitter::LaneMask Emitter::lanesSharingTheirGroup(UOpRef src, ArrayRef<UOpRef> folded, ArrayRef<UOpRef> out) {
