@@ -409,8 +409,9 @@ private:
   /// simplified by the symbolic rules, once per graph: the nodes being
   /// hash-consed, the lanes that agree on the ranges a graph reads, and
   /// the same gate or index met again (every load of a padded window reads
-  /// it), are one rewrite. A 324-lane weight-gradient convolution spent a
-  /// third of its compile rewriting the same graphs lane by lane.
+  /// it), are one rewrite. In a 324-lane weight-gradient convolution the
+  /// per-lane rewrites were a quarter of its compile (perf); memoized, its
+  /// codegen went 38 -> 32 ms.
   UOpRef laneSimplified(UOpRef substituted);
   /// Each lane's gate simplified with its lane values substituted.
   SmallVector<int8_t> staticLaneGates(UOpRef gate, ArrayRef<UOpRef> shape,
