@@ -59,6 +59,10 @@ public:
   TargetDescription target;
   llvm::SmallVector<Opt, 8> applied;
   bool dontUseLocals = false;
+  /// Set where our heuristic packed a reduce operand into a panel
+  /// (stageReducePanel), to the `windowed` it packed with: a step no Opt
+  /// names, which opts_to_apply for the same kernel repeat (applyOpts).
+  std::optional<bool> stagedPanel;
 
   llvm::SmallVector<sym::UOpRef, 8> rngs() const;
   /// ssimplify(range.src[0]) when it is a constant.

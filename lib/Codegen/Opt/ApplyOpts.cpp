@@ -62,6 +62,24 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
       }
       ++i;
     }
+    // Our heuristic ends some tiles by packing a reused reduce operand into
+    // a LOCAL panel (stageReducePanel), a step no Opt names. Opts given for
+    // a kernel our heuristic packs, where it would have run, are packed the
+    // same way: its own opts (BEAM's first candidate) then give its kernel,
+    // and the candidates around it keep the panel. Unpacked, the same opts
+    // gave another kernel (mnist's conv weight gradient
+    // r_32_5_5_512_32_20_20: 317 ms against the heuristic's 111 at 2
+    // threads) and every candidate of a packed kernel was timed without it.
+    bool staged = false;
+    forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
+    if (mode == OptMode::Ours && target.heuristic != OptHeuristic::TinygradHandCoded && !staged &&
+        !k.reduceOps().empty()) {
+      Scheduler heuristic(ctx, sink, target);
+      heuristic.convertLoopToGlobal();
+      ourOptimizations(heuristic);
+      if (heuristic.stagedPanel)
+        stageReducePanel(k, *heuristic.stagedPanel);
+    }
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
     bool staged = false;
     forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });

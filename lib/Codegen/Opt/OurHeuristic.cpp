@@ -608,8 +608,10 @@ static bool withStagedPanel(Scheduler &k, llvm::function_ref<bool()> opts, bool 
   auto savedApplied = k.applied;
   if (opts()) {
     applyThreadOpt(k);
-    if (stageReducePanel(k, windowed))
+    if (stageReducePanel(k, windowed)) {
+      k.stagedPanel = windowed;
       return true;
+    }
   }
   k.ast = savedAst;
   k.applied = savedApplied;
