@@ -46,6 +46,9 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     info = dyn_cast_or_null<tg::KernelInfoAttr>(sink->arg.attrs.get("arg"));
   Scheduler k(ctx, sink, target);
   k.convertLoopToGlobal();
+  // An AST holding a STAGE gets no heuristic, and its opts no packing.
+  bool staged = false;
+  forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
   if (info && info.getOptsToApply()) {
     unsigned i = 0;
     for (Attribute a : info.getOptsToApply()) {
@@ -70,8 +73,6 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     // gave another kernel (mnist's conv weight gradient
     // r_32_5_5_512_32_20_20: 317 ms against the heuristic's 111 at 2
     // threads) and every candidate of a packed kernel was timed without it.
-    bool staged = false;
-    forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
     if (mode == OptMode::Ours && target.heuristic != OptHeuristic::TinygradHandCoded && !staged &&
         !k.reduceOps().empty()) {
       Scheduler heuristic(ctx, sink, target);
@@ -81,8 +82,6 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
         stageReducePanel(k, *heuristic.stagedPanel);
     }
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
-    bool staged = false;
-    forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
     if (!staged) {
       // The target says whose heuristic "ours" means (OptHeuristic).
       if (mode == OptMode::Tinygrad || target.heuristic == OptHeuristic::TinygradHandCoded)
