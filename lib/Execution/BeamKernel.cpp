@@ -79,9 +79,9 @@ static std::string cacheKeyText(Operation *sink, const exec::BeamOptions &opts, 
                                 const std::string &device, unsigned threads) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  // v3: opts_to_apply of a kernel our heuristic packs are packed too
-  // (ApplyOpts.cpp), so a v2 result may name another kernel now.
-  os << "tinygrad-mlir beam_search v3\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
+  // v4: opts_to_apply repeat our heuristic's packing (v3) and mask
+  // hoisting (ApplyOpts.cpp), so an older result may name another kernel.
+  os << "tinygrad-mlir beam_search v4\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
      << " " << target.arch << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
   Operation *scope = sink->getParentOfType<ModuleOp>();
   (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());

@@ -63,6 +63,9 @@ public:
   /// (stageReducePanel), to the `windowed` it packed with: a step no Opt
   /// names, which opts_to_apply for the same kernel repeat (applyOpts).
   std::optional<bool> stagedPanel;
+  /// Set where our heuristic hoisted a reduce's per-output mask out of it
+  /// (hoistReduceMask) before its opts: repeated before opts_to_apply too.
+  bool hoistedMask = false;
 
   llvm::SmallVector<sym::UOpRef, 8> rngs() const;
   /// ssimplify(range.src[0]) when it is a constant.
@@ -104,6 +107,11 @@ void applyThreadOpt(Scheduler &k);
 /// Ours: tinygrad's structure retuned for the vector lowering (wider
 /// upcasts sized to the vector registers, more accumulators).
 void ourOptimizations(Scheduler &k);
+/// REDUCE ADD(WHERE(c, x, Invalid)) with c free of the reduce's ranges as
+/// WHERE(c, REDUCE ADD(x), 0) (the same sum in the same order where c
+/// holds), where every load of x that reads c's ranges is gated by c's
+/// terms; false (nothing changed) where no reduce is so.
+bool hoistReduceMask(Scheduler &k);
 /// On a REDUCE's arg: it folds lanes our heuristic split off (independent
 /// accumulators), whose order tinygrad never fixed, so the lowering may sum
 /// them pairwise instead of one after another.

@@ -50,6 +50,24 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
   bool staged = false;
   forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
   if (info && info.getOptsToApply()) {
+    // Our heuristic's steps that no Opt names, repeated for opts given where
+    // it would have run, so its own opts (BEAM's first candidate) give its
+    // kernel and the candidates around it keep those steps: a reduce's mask
+    // hoisted before the opts (hoistReduceMask, ResNet's stem in the max
+    // pool's padding) and a reused operand packed into a LOCAL panel after
+    // them (stageReducePanel). Without them the same opts gave another
+    // kernel (mnist's conv weight gradient r_32_5_5_512_32_20_20 unpacked:
+    // 317 ms against the heuristic's 111 at 2 threads) and every candidate
+    // of such a kernel was timed without them.
+    std::optional<Scheduler> heuristic;
+    if (mode == OptMode::Ours && target.heuristic != OptHeuristic::TinygradHandCoded && !staged &&
+        !k.reduceOps().empty()) {
+      heuristic.emplace(ctx, sink, target);
+      heuristic->convertLoopToGlobal();
+      ourOptimizations(*heuristic);
+      if (heuristic->hoistedMask)
+        hoistReduceMask(k);
+    }
     unsigned i = 0;
     for (Attribute a : info.getOptsToApply()) {
       Opt o;
@@ -65,22 +83,8 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
       }
       ++i;
     }
-    // Our heuristic ends some tiles by packing a reused reduce operand into
-    // a LOCAL panel (stageReducePanel), a step no Opt names. Opts given for
-    // a kernel our heuristic packs, where it would have run, are packed the
-    // same way: its own opts (BEAM's first candidate) then give its kernel,
-    // and the candidates around it keep the panel. Unpacked, the same opts
-    // gave another kernel (mnist's conv weight gradient
-    // r_32_5_5_512_32_20_20: 317 ms against the heuristic's 111 at 2
-    // threads) and every candidate of a packed kernel was timed without it.
-    if (mode == OptMode::Ours && target.heuristic != OptHeuristic::TinygradHandCoded && !staged &&
-        !k.reduceOps().empty()) {
-      Scheduler heuristic(ctx, sink, target);
-      heuristic.convertLoopToGlobal();
-      ourOptimizations(heuristic);
-      if (heuristic.stagedPanel)
-        stageReducePanel(k, *heuristic.stagedPanel);
-    }
+    if (heuristic && heuristic->stagedPanel)
+      stageReducePanel(k, *heuristic->stagedPanel);
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
     if (!staged) {
       // The target says whose heuristic "ours" means (OptHeuristic).

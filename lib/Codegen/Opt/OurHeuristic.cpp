@@ -560,7 +560,7 @@ static llvm::DenseSet<UOpRef> rangesOf(UOpRef u) {
 /// the masked points too, so every load in x whose index reads c's ranges
 /// must be gated by (at least) c's terms itself. False (nothing changed)
 /// when no reduce is so.
-static bool hoistReduceMask(Scheduler &k) {
+bool hoistReduceMask(Scheduler &k) {
   llvm::DenseMap<UOpRef, UOpRef> map;
   for (UOpRef red : k.reduceOps()) {
     auto kind = red->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(red->arg.attrs.get("kind"))
@@ -1344,8 +1344,10 @@ void ourOptimizations(Scheduler &k) {
   if (productTile())
     return;
   if (hoistReduceMask(k)) {
-    if (productTile())
+    if (productTile()) {
+      k.hoistedMask = true;
       return;
+    }
     k.ast = ast;
     k.applied = applied;
   }
