@@ -122,8 +122,9 @@ inline constexpr const char *kPairwiseFoldAttr = "pairwise";
 /// block of lanes at a large stride along the reduce is copied once per
 /// outer iteration into a contiguous LOCAL buffer (BUFFER + STORE + END +
 /// AFTER, tinygrad's staging vocabulary), and the loops it does not depend
-/// on move inside, so every row reuses the packed panel from cache. Float
-/// results are unchanged (the same values summed in the same order).
+/// on move inside, so every row reuses the packed panel from cache. Each
+/// reduce sums the same values in the same order (StagePanel.cpp: one
+/// kernel's results still moved in the last bits).
 /// `windowed`: an operand whose index is no linear form of ranges (a
 /// transposed convolution's tap, t // 25) is staged too, the panel holding
 /// a row for every value of that part (and its gate kept on the reads).

@@ -12,7 +12,12 @@
 // the reduce reads the buffer AFTER that END, and the output loops the
 // operand does not depend on get the last axis ids, so they nest inside the
 // loops it does: the panel is filled once per column block and reused by
-// every row. The copy changes no value and no order of the sum.
+// every row. The copy changes no value and no order of a reduce's sum, yet
+// one kernel's results moved in the last bits: a residual block's conv and
+// 1x1 downsample summed into one output (conv2d_7x7_residual_downsample)
+// differed packed and unpacked, with the same opts, on 638 of 1568 outputs
+// by at most 1.1e-5 of 48 (random inputs; cause not found). Five other
+// packed kernels, 35 opt lists, were bit for bit equal.
 //
 // The operand's lanes need not be contiguous in its buffer: a convolution's
 // vector of output channels reads its weights (out x in x taps) one whole
