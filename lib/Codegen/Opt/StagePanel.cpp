@@ -17,7 +17,11 @@
 // 1x1 downsample summed into one output (conv2d_7x7_residual_downsample)
 // differed packed and unpacked, with the same opts, on 638 of 1568 outputs
 // by at most 1.1e-5 of 48 (random inputs; cause not found). Five other
-// packed kernels, 35 opt lists, were bit for bit equal.
+// packed kernels, 35 opt lists, were bit for bit equal. BEAM's candidates
+// pack under opts the heuristic never chose (ApplyOpts.cpp), so
+// python/tests/test_packed_panel_values.py holds four packed kernels, under
+// their heuristic's opts and one more, to their unpacked values within float
+// rounding (it fails on a panel read one element off).
 //
 // The operand's lanes need not be contiguous in its buffer: a convolution's
 // vector of output channels reads its weights (out x in x taps) one whole

@@ -1,0 +1,97 @@
+"""Values of packed kernels under opts their packing was not chosen for.
+
+Our heuristic ends its matmul and convolution tiles by packing a reused reduce operand into a LOCAL
+panel (StagePanel.cpp), and opts_to_apply repeat that step where our heuristic would have run
+(ApplyOpts.cpp): so every BEAM candidate of such a kernel (the heuristic's opts and one more) is packed
+too, a combination the heuristic never chose. Each such candidate must compute what the same opts
+compute unpacked (TG_OPTS=none: opts_to_apply alone), within float rounding: a panel read at a wrong
+offset or packed over the wrong extent shows up as a value off by far more than that.
+
+Needs libTinygradCAPI.so (`make build`).
+"""
+import json
+import os
+import sys
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from tinygrad_mlir import capi  # noqa: E402
+from tinygrad_mlir.capi import CAPIError  # noqa: E402
+
+INPUTS = os.path.join(REPO, "test", "Codegen", "Inputs")
+# packed by our heuristic (test/Codegen/opts-reproduce-heuristic.test's kernels), small enough to run often
+KERNELS = ["conv2d_8x64x56_pad1.json", "mnist_conv_input_grad_5x5.json", "conv2d_7x7_residual_downsample.json",
+           "resnet18_conv_64_128_s2_28.json"]
+# one more opt after the heuristic's: what BEAM's first round adds
+EXTRA = [None] + [["UPCAST", a, n] for a in range(3) for n in (2, 4)] + [["UNROLL", a, n] for a in range(2) for n in (0, 4)]
+
+
+def ast_of(name):
+    with open(os.path.join(INPUTS, name), encoding="utf-8") as f:
+        case = json.load(f)
+    return case["ast"] if "ast" in case else case
+
+
+def with_opts(ast, opts):
+    a = json.loads(json.dumps(ast))
+    root = next(n for n in a["nodes"] if n["id"] == a["root"])
+    root["arg"]["opts_to_apply"] = [{"kind": "Opt", "op": o, "axis": ax, "arg": n} for o, ax, n in opts]
+    return a
+
+
+class TestPackedPanelValues(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.ctx = capi.Context()
+        cls.dev = capi.Device("CPU")
+
+    def compile(self, ast, mode):
+        """(object bytes, output values on seeded inputs) of `ast` compiled with TG_OPTS=mode (None: ours)."""
+        old = os.environ.pop("TG_OPTS", None)
+        if mode is not None:
+            os.environ["TG_OPTS"] = mode
+        try:
+            with self.ctx.import_json(json.dumps(ast), name="k") as mod, mod.compile_cpu(2) as k:
+                info = k.info
+                rng = np.random.default_rng(7)
+                bufs = [self.dev.buffer((rng.random(max(1, n), dtype=np.float32) * 2 - 1).tobytes())
+                        for n in info["global_elements"]]
+                k.load(self.dev)(bufs, [0] * len(info["vars"]))
+                out = bufs[info["globals"].index(info["outs"][0])]
+                return bytes(k.object), np.frombuffer(out.read(), dtype=np.float32).copy()
+        finally:
+            os.environ.pop("TG_OPTS", None)
+            if old is not None:
+                os.environ["TG_OPTS"] = old
+
+    def test_packed_candidates_compute_the_unpacked_values(self):
+        compared = packed_differs = 0
+        for name in KERNELS:
+            ast = ast_of(name)
+            with self.ctx.import_json(json.dumps(ast), name="k") as mod, mod.compile_cpu(2) as k:
+                base = [[o["op"], o["axis"], o["arg"]] for o in k.result()["uops"]["applied_opts"]]
+            for extra in EXTRA:
+                opts = base + ([extra] if extra else [])
+                try:
+                    packed_obj, packed = self.compile(with_opts(ast, opts), None)
+                except CAPIError:
+                    continue  # the extra opt does not apply to this kernel: BEAM drops such a candidate too
+                unpacked_obj, unpacked = self.compile(with_opts(ast, opts), "none")
+                with self.subTest(kernel=name, opts=opts):
+                    scale = max(1.0, float(np.abs(unpacked).max()))
+                    np.testing.assert_allclose(packed, unpacked, rtol=1e-5, atol=1e-5 * scale)
+                compared += 1
+                packed_differs += packed_obj != unpacked_obj
+        print(f"{compared} opt lists compared, {packed_differs} packed objects differ from unpacked")
+        # the opts compared include each kernel's own and the packing was in effect (another object)
+        self.assertGreaterEqual(compared, 2 * len(KERNELS))
+        self.assertGreaterEqual(packed_differs, len(KERNELS))
+
+
+if __name__ == "__main__":
+    unittest.main()
