@@ -19,7 +19,8 @@ blocks), which the last line lists.
 
 Modes: plain programs (elementwise, movement, reduces incl. prod over broadcast axes, casts,
 width-changing bitcasts, integer inputs into transcendentals, indexing by tensors);
---contractions matmuls and convolutions of every dtype; --variables slices of bound-Variable
+--contractions matmuls and convolutions of every dtype; --layers model-sized convolutions and projections
+(ResNet's, mnist's, a llama's) with their fused epilogues, forward or a gradient; --variables slices of bound-Variable
 length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
 stops, steps, ints) of a buffer; --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
@@ -447,6 +448,68 @@ def contraction_program(rng):
   return t, steps
 
 
+def layer_program(rng):
+  """A model-sized layer, forward or one of its gradients: a convolution of ResNet's or mnist's kinds (1x1 to
+  7x7, stride 1 or 2, padded or not, 3 to 64 channels) with what a model fuses after it (a batchnorm's
+  per-channel affine, ReLU, a residual or a 1x1 downsample, a max pool), or a projection of a llama's (x @ W.T,
+  RMSNorm fused before it, a bias and SiLU after). These are the kernels our packed panels, hoisted masks,
+  split reduces and channel tiles take, which --contractions' sizes rarely reach; their gradients (a
+  random upstream gradient, `backward`) are the windowed and weight-gradient kernels of a training step."""
+  dt = dtypes.float32 if rng.random() < 0.85 else dtypes.float16
+  grad = rng.random() < 0.4
+  if rng.random() < 0.7:
+    ks, stride = rng.choice([1, 3, 3, 5, 7]), rng.choice([1, 1, 2])
+    pad = rng.choice([0, ks // 2])
+    n, cin, cout, hw = rng.choice([1, 1, 2]), rng.choice([3, 8, 16, 32, 64]), rng.choice([8, 16, 32, 64]), \
+        rng.choice([7, 8, 12, 14, 20, 28])
+    while n * cin * cout * ks * ks * hw * hw > 24_000_000 or hw + 2 * pad < ks: hw -= 1
+    x, w = leaf(rng, (n, cin, hw, hw), dt), leaf(rng, (cout, cin, ks, ks), dt)
+    x.requires_grad, w.requires_grad = grad, grad
+    y = x.conv2d(w, padding=pad, stride=stride)
+    steps = [f"conv{ks}x{ks} s{stride} p{pad} {dt.name}{x.shape} -> {y.shape}"]
+    if rng.random() < 0.6:
+      y = y * leaf(rng, (1, cout, 1, 1), dt) + leaf(rng, (1, cout, 1, 1), dt)
+      steps.append("bn")
+    if rng.random() < 0.3 and stride == 1 and 2 * pad == ks - 1 and cin == cout:
+      y = y + x
+      steps.append("residual")
+    elif rng.random() < 0.2:
+      down = leaf(rng, (cout, cin, 1, 1), dt)
+      down.requires_grad = grad
+      y = y + x.conv2d(down, stride=stride)[:, :, :y.shape[2], :y.shape[3]]
+      steps.append("downsample")
+    if rng.random() < 0.6:
+      y = y.relu()
+      steps.append("relu")
+    if rng.random() < 0.25 and y.shape[2] >= 3:
+      y = y.max_pool2d(kernel_size=(3, 3), stride=2, padding=1)
+      steps.append("maxpool")
+    params = [x, w]
+  else:
+    m, k, n = rng.choice([1, 8, 33, 64]), rng.choice([64, 256, 257, 512]), rng.choice([32, 256, 768])
+    x, W = leaf(rng, (m, k), dt), leaf(rng, (n, k), dt)
+    x.requires_grad, W.requires_grad = grad, grad
+    steps = [f"linear {dt.name}({m}, {k}) @ ({n}, {k}).T"]
+    h = x
+    if rng.random() < 0.5:
+      h = h * (h.square().mean(-1, keepdim=True) + 1e-5).rsqrt() * leaf(rng, (k,), dt)
+      steps.insert(0, "rmsnorm")
+    y = h @ W.T
+    if rng.random() < 0.4:
+      y = y + leaf(rng, (n,), dt)
+      steps.append("bias")
+    if rng.random() < 0.4:
+      y = y.silu()
+      steps.append("silu")
+    params = [x, W]
+  if not grad:
+    return y, steps
+  (y * leaf(rng, y.shape, dt)).sum().backward()
+  which = rng.randrange(len(params))
+  steps.append(f"backward -> grad of {'input' if which == 0 else 'weight'}")
+  return params[which].grad, steps
+
+
 def replay(t, graph, save, label, target="cpu"):
   """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
   scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
@@ -494,12 +557,12 @@ def replay(t, graph, save, label, target="cpu"):
 
 
 def mode_flags(args):
-  return [f"--{f}" for f in ("variables", "contractions", "assign", "edges") if getattr(args, f)]
+  return [f"--{f}" for f in ("variables", "contractions", "layers", "assign", "edges") if getattr(args, f)]
 
 
 def build(args, rng):
   return (variable_program if args.variables else contraction_program if args.contractions else
-          assign_program if args.assign else program)(rng)
+          layer_program if args.layers else assign_program if args.assign else program)(rng)
 
 
 def tinygrad_raises(args, i):
@@ -520,6 +583,8 @@ def main():
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
   ap.add_argument("--variables", action="store_true", help="bound variables: slice lengths, int64 and wide values")
   ap.add_argument("--contractions", action="store_true", help="matmuls and convolutions of every dtype")
+  ap.add_argument("--layers", action="store_true",
+                  help="model-sized convolutions and projections with their fused epilogues, and their gradients")
   ap.add_argument("--assign", action="store_true", help="assignments into slices of a buffer (setitem)")
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
   ap.add_argument("--replay", action="store_true",
@@ -536,6 +601,10 @@ def main():
     # tinygrad refuses a setitem into the realized input replay keeps
     ap.error("--assign programs cannot be replayed (--replay): their assigned buffers are not program inputs")
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
+  if args.layers and os.environ["TINYGRAD_MLIR_CHECK"] == "1":
+    # a layer's sums run to thousands of terms, which our heuristic splits into lanes (tinygrad's C sums them
+    # in order): their rounding is checked against each output's largest magnitude (the hook's `scaled`)
+    os.environ["TINYGRAD_MLIR_CHECK"] = "scaled"
   Ctx.edges, Ctx.replay = args.edges, args.replay
   import tinygrad.tensor as tinygrad_tensor
   transform_to_call = tinygrad_tensor.transform_to_call
