@@ -510,11 +510,12 @@ def layer_program(rng):
   return params[which].grad, steps
 
 
-def replay(t, graph, save, label, target="cpu"):
+def replay(t, graph, save, label, target="cpu", scaled=False):
   """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
   scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
   every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
-  result compared with the one realized through tinygrad: ("match"|"not replayable"|"failed", why)."""
+  result compared with the one realized through tinygrad (`scaled`: within 1e-5 of each output's largest
+  magnitude too, as --layers checks its kernels): ("match"|"not replayable"|"failed", why)."""
   import json
   import tempfile
   from tinygrad_mlir.uop_json import dtype_name, uop_to_json
@@ -535,7 +536,8 @@ def replay(t, graph, save, label, target="cpu"):
   run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
   with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(rec, f)
-  r = subprocess.run([run, "--case", f.name, "--target=" + target], capture_output=True, text=True)
+  r = subprocess.run([run, "--case", f.name, "--target=" + target] + (["--scaled-tolerance"] if scaled else []),
+                     capture_output=True, text=True)
   lines = r.stdout.strip().splitlines()
   last = (lines or [""])[-1]
   if r.returncode == 0 and last.startswith("MATCH"):
@@ -639,7 +641,7 @@ def main():
       finally:
         tinygrad_tensor.transform_to_call = transform_to_call
       if args.replay and graphs and (hook.stats["mismatched"], hook.stats["failed"]) == before:
-        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target)
+        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target, scaled=args.layers)
         replays[status] += 1
         replayed = why if status == "failed" else None
     except Exception as e:

@@ -800,6 +800,14 @@ class TestRandomKernels(unittest.TestCase):
         out = self.check(12, 8, "--replay", "--replay-target", "vulkan")
         self.assertRegex(out, r"replayed through our scheduler for vulkan: [1-9][0-9]* match, 0 fail")
 
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_model_sized_layers_replay_on_vulkan(self):
+        # ResNet-sized convolutions and llama projections (--layers) scheduled by us and run as SPIR-V on
+        # lavapipe; their long sums compared within 1e-5 of each output's largest magnitude
+        # (tinygrad-run --scaled-tolerance: without it 6 of these 12 differ by their sums' order only)
+        out = self.check(12, 3, "--layers", "--replay", "--replay-target", "vulkan")
+        self.assertRegex(out, r"replayed through our scheduler for vulkan: 12 match, 0 fail")
+
 
 @unittest.skipIf(SKIP, SKIP)
 class TestSearchBench(unittest.TestCase):

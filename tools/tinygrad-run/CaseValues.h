@@ -179,7 +179,10 @@ inline double ulpOf(double x, llvm::StringRef dt) {
 /// `exact`: bit for bit (a zero only matches a zero of its sign; NaNs
 /// still match NaNs). Off by default, as the comparison tinygrad-run
 /// promises: our heuristic's summation split may round a sum differently.
-inline bool floatsMatch(double got, double want, llvm::StringRef dt, bool exact = false) {
+/// Whether `got` is `want` as far as a float comparison goes: NaN for NaN,
+/// else within 1e-5 relative or 2 ulps of the dtype, or (`absFloor` > 0,
+/// --scaled-tolerance) within that absolute distance.
+inline bool floatsMatch(double got, double want, llvm::StringRef dt, bool exact = false, double absFloor = 0) {
   if (std::isnan(got) || std::isnan(want))
     return std::isnan(got) && std::isnan(want);
   if (exact)
@@ -192,7 +195,23 @@ inline bool floatsMatch(double got, double want, llvm::StringRef dt, bool exact 
     return true;
   double diff = std::fabs(got - want);
   double scale = std::max(std::fabs(got), std::fabs(want));
-  return diff <= 1e-5 * scale || diff <= 2 * ulpOf(scale, dt);
+  return diff <= 1e-5 * scale || diff <= 2 * ulpOf(scale, dt) || diff <= absFloor;
+}
+
+/// --scaled-tolerance's absolute floor for an output: 1e-5 (1e-2 at 16 bits
+/// and fewer) of its largest finite expected magnitude. A long sum summed
+/// in another order (our split accumulators) rounds in proportion to its
+/// terms, not to its value, which cancellation makes small; an output
+/// computed wrong is off by the terms' size.
+template <typename ValueAt>
+double scaledFloor(int64_t count, unsigned itemBytes, ValueAt valueAt) {
+  double largest = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    std::optional<double> v = valueAt(i);
+    if (v && std::isfinite(*v))
+      largest = std::max(largest, std::fabs(*v));
+  }
+  return (itemBytes <= 2 ? 1e-2 : 1e-5) * largest;
 }
 
 /// A value as JSON: numbers, with non-finite floats spelled as the corpus

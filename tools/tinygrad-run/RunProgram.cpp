@@ -225,6 +225,14 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       return die(llvm::toString(got.takeError()));
     json::Array gotValues;
     std::vector<char> wbytes(desc->bytes);
+    double absFloor = 0;
+    if (want && opts.scaledTolerance)
+      absFloor = scaledFloor(count, desc->bytes, [&](int64_t e) -> std::optional<double> {
+        if (!encode((*want)[e], dt, *desc, wbytes.data()))
+          return std::nullopt;
+        Elem w = decode(wbytes.data(), dt, *desc);
+        return w.isFloat ? std::optional<double>(w.f) : std::nullopt;
+      });
     for (int64_t e = 0; e < count; ++e) {
       Elem g = decode(&(*got)[e * desc->bytes], dt, *desc);
       if (!opts.writeOutputs.empty())
@@ -234,7 +242,7 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       if (!encode((*want)[e], dt, *desc, wbytes.data()))
         return die("output " + llvm::Twine(oi) + ": bad expected value at " + llvm::Twine(e));
       Elem w = decode(wbytes.data(), dt, *desc);
-      bool ok = g.isFloat ? floatsMatch(g.f, w.f, dt) : g.i == w.i;
+      bool ok = g.isFloat ? floatsMatch(g.f, w.f, dt, /*exact=*/false, absFloor) : g.i == w.i;
       if (e < (int64_t)opts.showValues)
         llvm::outs() << "  out" << oi << "[" << e << "]  ours " << show(g, *desc) << "  tinygrad "
                      << show(w, *desc) << (ok ? "" : "  <- differs") << "\n";

@@ -26,6 +26,9 @@ struct ProgramOptions {
   /// --target: what the kernels are compiled for and run on ("cpu",
   /// "vulkan"; empty: the host CPU).
   llvm::StringRef target;
+  /// --scaled-tolerance: floats also match within 1e-5 (1e-2 at 16 bits) of
+  /// their output's largest magnitude (CaseValues.h, scaledFloor).
+  bool scaledTolerance = false;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.
