@@ -15,6 +15,7 @@
 #include "tinygrad/Target/TargetDescription.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -66,6 +67,21 @@ public:
   /// Set where our heuristic hoisted a reduce's per-output mask out of it
   /// (hoistReduceMask) before its opts: repeated before opts_to_apply too.
   bool hoistedMask = false;
+  /// A step of our heuristic no Opt names, taken between its opts (a long
+  /// reduce split into lanes folded pairwise), with how many of its opts
+  /// came before it: opts_to_apply that start with those same opts repeat
+  /// it at that point (applyOpts), on a kernel then identical to the
+  /// heuristic's.
+  struct UnnamedStep {
+    size_t after;
+    std::function<void(Scheduler &)> redo;
+  };
+  llvm::SmallVector<UnnamedStep, 1> unnamedSteps;
+  /// Takes `step` on this kernel and records it (UnnamedStep).
+  void takeUnnamedStep(std::function<void(Scheduler &)> step) {
+    unnamedSteps.push_back({applied.size(), step});
+    step(*this);
+  }
 
   llvm::SmallVector<sym::UOpRef, 8> rngs() const;
   /// ssimplify(range.src[0]) when it is a constant.

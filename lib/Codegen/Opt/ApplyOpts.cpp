@@ -54,8 +54,10 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     // it would have run, so its own opts (BEAM's first candidate) give its
     // kernel and the candidates around it keep those steps: a reduce's mask
     // hoisted before the opts (hoistReduceMask, ResNet's stem in the max
-    // pool's padding) and a reused operand packed into a LOCAL panel after
-    // them (stageReducePanel). Without them the same opts gave another
+    // pool's padding), a long reduce split into lanes between them
+    // (Scheduler::unnamedSteps: sums, softmax's and layernorm's reduces, a
+    // llama's projections) and a reused operand packed into a LOCAL panel
+    // after them (stageReducePanel). Without them the same opts gave another
     // kernel (mnist's conv weight gradient r_32_5_5_512_32_20_20 unpacked:
     // 317 ms against the heuristic's 111 at 2 threads) and every candidate
     // of such a kernel was timed without them.
@@ -68,21 +70,37 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
       if (heuristic->hoistedMask)
         hoistReduceMask(k);
     }
-    unsigned i = 0;
-    for (Attribute a : info.getOptsToApply()) {
-      Opt o;
-      if (!decodeOpt(a, o)) {
+    // Its steps between its opts (a reduce split into lanes) are repeated
+    // where the opts given are its opts and maybe more (its kernel, and
+    // BEAM's candidates grown from it), each after as many opts as it took
+    // before the step, on the heuristic's kernel at that point. Other opts
+    // get none: the search sized and checked them on the kernel without.
+    llvm::SmallVector<Opt, 8> given;
+    for (auto [i, a] : llvm::enumerate(info.getOptsToApply())) {
+      if (!decodeOpt(a, given.emplace_back())) {
         if (error)
           *error = "opts_to_apply[" + std::to_string(i) + "] is not an opt this target applies";
         return nullptr;
       }
+    }
+    bool extendsHeuristic = heuristic && given.size() >= heuristic->applied.size() &&
+                            llvm::equal(heuristic->applied, llvm::ArrayRef<Opt>(given).take_front(heuristic->applied.size()));
+    size_t nextStep = 0;
+    auto repeatStepsAfter = [&](size_t i) {
+      for (; extendsHeuristic && nextStep < heuristic->unnamedSteps.size() &&
+             heuristic->unnamedSteps[nextStep].after == i;
+           ++nextStep)
+        heuristic->unnamedSteps[nextStep].redo(k);
+    };
+    for (auto [i, o] : llvm::enumerate(given)) {
+      repeatStepsAfter(i);
       if (!k.applyOpt(o)) {
         if (error)
           *error = "opts_to_apply[" + std::to_string(i) + "] " + toString(o) + ": " + k.error;
         return nullptr;
       }
-      ++i;
     }
+    repeatStepsAfter(given.size());
     if (heuristic && heuristic->stagedPanel)
       stageReducePanel(k, *heuristic->stagedPanel);
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {

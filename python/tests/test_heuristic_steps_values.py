@@ -1,11 +1,13 @@
-"""Values of packed kernels under opts their packing was not chosen for.
+"""Values of our heuristic's steps that no Opt names, under opts they were not chosen for.
 
 Our heuristic ends its matmul and convolution tiles by packing a reused reduce operand into a LOCAL
-panel (StagePanel.cpp), and opts_to_apply repeat that step where our heuristic would have run
-(ApplyOpts.cpp): so every BEAM candidate of such a kernel (the heuristic's opts and one more) is packed
-too, a combination the heuristic never chose. Each such candidate must compute what the same opts
-compute unpacked (TG_OPTS=none: opts_to_apply alone), within float rounding: a panel read at a wrong
-offset or packed over the wrong extent shows up as a value off by far more than that.
+panel (StagePanel.cpp), and splits a long reduce into lanes folded pairwise (a llama's projections and
+attention scores); opts_to_apply repeat those steps where our heuristic would have taken them
+(ApplyOpts.cpp): so BEAM's candidates around the heuristic's kernel (its opts and one more) are packed
+or split too, combinations the heuristic never chose. Each such candidate must compute what the same
+opts compute without the steps (TG_OPTS=none: opts_to_apply alone), within float rounding (of the
+output's largest magnitude: a split sum rounds in another order): a panel read at a wrong offset, or a
+reduce split over the wrong range, is off by far more than that.
 
 Needs libTinygradCAPI.so (`make build`).
 """
@@ -24,17 +26,22 @@ from tinygrad_mlir import capi  # noqa: E402
 from tinygrad_mlir.capi import CAPIError  # noqa: E402
 
 INPUTS = os.path.join(REPO, "test", "Codegen", "Inputs")
-# packed by our heuristic (test/Codegen/opts-reproduce-heuristic.test's kernels), small enough to run often
+# packed by our heuristic, or split (test/Codegen/opts-reproduce-heuristic.test's kernels), small enough to run
+# often
 KERNELS = ["conv2d_8x64x56_pad1.json", "mnist_conv_input_grad_5x5.json", "conv2d_7x7_residual_downsample.json",
-           "resnet18_conv_64_128_s2_28.json"]
+           "resnet18_conv_64_128_s2_28.json", "llama_vocab_projection.json", "llama_wq_rmsnorm.json",
+           "layernorm_mean_row_upcast.json"]
 # one more opt after the heuristic's: what BEAM's first round adds
 EXTRA = [None] + [["UPCAST", a, n] for a in range(3) for n in (2, 4)] + [["UNROLL", a, n] for a in range(2) for n in (0, 4)]
 
 
 def ast_of(name):
+    """The kernel's AST as the heuristic sees it (any opts_to_apply it was saved with dropped)."""
     with open(os.path.join(INPUTS, name), encoding="utf-8") as f:
         case = json.load(f)
-    return case["ast"] if "ast" in case else case
+    ast = case["ast"] if "ast" in case else case
+    next(n for n in ast["nodes"] if n["id"] == ast["root"])["arg"]["opts_to_apply"] = None
+    return ast
 
 
 def with_opts(ast, opts):
@@ -44,7 +51,7 @@ def with_opts(ast, opts):
     return a
 
 
-class TestPackedPanelValues(unittest.TestCase):
+class TestHeuristicStepsValues(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.ctx = capi.Context()
@@ -69,8 +76,8 @@ class TestPackedPanelValues(unittest.TestCase):
             if old is not None:
                 os.environ["TG_OPTS"] = old
 
-    def test_packed_candidates_compute_the_unpacked_values(self):
-        compared = packed_differs = 0
+    def test_packed_or_split_candidates_compute_the_plain_values(self):
+        compared = stepped = 0
         for name in KERNELS:
             ast = ast_of(name)
             with self.ctx.import_json(json.dumps(ast), name="k") as mod, mod.compile_cpu(2) as k:
@@ -78,19 +85,21 @@ class TestPackedPanelValues(unittest.TestCase):
             for extra in EXTRA:
                 opts = base + ([extra] if extra else [])
                 try:
-                    packed_obj, packed = self.compile(with_opts(ast, opts), None)
+                    stepped_obj, stepped_vals = self.compile(with_opts(ast, opts), None)
+                    plain_obj, plain = self.compile(with_opts(ast, opts), "none")
                 except CAPIError:
-                    continue  # the extra opt does not apply to this kernel: BEAM drops such a candidate too
-                unpacked_obj, unpacked = self.compile(with_opts(ast, opts), "none")
+                    # the extra opt does not apply to this kernel (BEAM drops such a candidate too), or only
+                    # after the steps (an UNROLL of a reduce the split shortened)
+                    continue
                 with self.subTest(kernel=name, opts=opts):
-                    scale = max(1.0, float(np.abs(unpacked).max()))
-                    np.testing.assert_allclose(packed, unpacked, rtol=1e-5, atol=1e-5 * scale)
+                    scale = max(1.0, float(np.abs(plain).max()))
+                    np.testing.assert_allclose(stepped_vals, plain, rtol=1e-5, atol=1e-5 * scale)
                 compared += 1
-                packed_differs += packed_obj != unpacked_obj
-        print(f"{compared} opt lists compared, {packed_differs} packed objects differ from unpacked")
-        # the opts compared include each kernel's own and the packing was in effect (another object)
+                stepped += stepped_obj != plain_obj
+        print(f"{compared} opt lists compared, {stepped} objects with the steps differ from those without")
+        # the opts compared include each kernel's own and the steps were in effect (another object)
         self.assertGreaterEqual(compared, 2 * len(KERNELS))
-        self.assertGreaterEqual(packed_differs, len(KERNELS))
+        self.assertGreaterEqual(stepped, len(KERNELS))
 
 
 if __name__ == "__main__":
