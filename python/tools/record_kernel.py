@@ -153,6 +153,13 @@ def half_log_argmax():
     a.log().argmax().cast(dtypes.half)
 
 
+def half_lanes_read_per_upcast():
+  a = Tensor([((7 * i) % 23 - 11) / 5 for i in range(32 * 64)], dtype=dtypes.half).reshape(32, 64).realize()
+  return a, "half h = a*0.37 + 0.1, its reduce-unrolled lanes read by each upcast output lane: the C names h " \
+    "(an __fp16 variable, rounded) before h*a.T's products (random-kernels --layers seed 2130 #68)", \
+    ((a * 0.37 + 0.1) @ a.T).cast(dtypes.float32)
+
+
 def uint8_lane_broadcast():
   a = Tensor([200, 100, 250, 7] + [9 * i for i in range(16)], dtype=dtypes.uint8).realize()
   return a, "uint8 a0+a1 read by each of 16 lanes: the C names it, so it wraps before (s + b_i) >> 1 " \
@@ -356,6 +363,7 @@ PROGRAMS = {"fp8e4m3_to_float": fp8e4m3_to_float, "float_to_fp8e4m3": float_to_f
             "conv_border_signed_zero": conv_border_signed_zero, "int32_var_division": int32_var_division,
             "log_max_lanes": log_max_lanes, "nested_sum_chain": nested_sum_chain,
             "half_log_argmax": half_log_argmax, "uint8_lane_broadcast": uint8_lane_broadcast,
+            "half_lanes_read_per_upcast": half_lanes_read_per_upcast,
             "int8_wrapped_shift_div": int8_wrapped_shift_div,
             "uint32_var_division": uint32_var_division, "int32_sin": int32_sin,
             "float32_to_ints": float32_to_ints, "float64_to_ints": float64_to_ints,

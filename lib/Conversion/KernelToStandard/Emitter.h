@@ -220,8 +220,9 @@ private:
   /// laneSimplified's results by the lane-substituted graph (see there).
   llvm::DenseMap<UOpRef, UOpRef> laneSimplifiedMemo;
   llvm::DenseMap<UOpRef, unsigned> users; ///< how many nodes use each node
-  /// Nodes without lanes that a node with lanes reads: tinygrad's
-  /// devectorized C reads them once per lane, so it names them.
+  /// Nodes a node with more lanes reads (one without lanes, or one whose
+  /// lanes the reader repeats along its own): tinygrad's devectorized C
+  /// reads each of their lanes several times, so it names them.
   llvm::DenseSet<UOpRef> readPerLane;
   /// Lane ranges by their smallest |stride| in a store's index, then in a
   /// load's (0: none); the order of lanes in every vector follows it.

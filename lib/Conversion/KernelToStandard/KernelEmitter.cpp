@@ -158,10 +158,18 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     for (UOpRef x : u->src)
       ++users[x];
   chooseLaneOrder(topo);
+  // A node read by more lanes than it has is read more than once per lane
+  // in tinygrad's devectorized C, so named there: one without lanes by each
+  // lane of its reader, or one with lanes whose reader repeats them along
+  // lanes of its own (a half `h = a*0.37 + 0.1` of 4 reduce-unrolled lanes
+  // read by each of 4 upcast output lanes: random-kernels --layers seed 2130
+  // #68, c-semantics half_lanes_read_per_upcast). Not by a WHERE there: one
+  // the lanes decide is folded per lane, its branches inlined into each
+  // lane's users (half-lane-where-unrounded.test).
   for (UOpRef u : topo)
-    if (numLanes(laneShape(u)) > 1)
+    if (unsigned n = numLanes(laneShape(u)); n > 1)
       for (UOpRef x : u->src)
-        if (numLanes(laneShape(x)) == 1)
+        if (unsigned m = numLanes(laneShape(x)); m == 1 || (m < n && u->op != K::WHERE))
           readPerLane.insert(x);
   SmallVector<UOpRef> bufs, vars;
   // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
