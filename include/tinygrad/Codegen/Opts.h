@@ -69,9 +69,11 @@ public:
   bool hoistedMask = false;
   /// A step of our heuristic no Opt names, taken between its opts (a long
   /// reduce split into lanes folded pairwise), with how many of its opts
-  /// came before it: opts_to_apply that start with those same opts repeat
-  /// it at that point (applyOpts), on a kernel then identical to the
-  /// heuristic's.
+  /// came before it: opts_to_apply that extend the heuristic's opts (start
+  /// with all of them) repeat it at that point (applyOpts), on a kernel then
+  /// identical to the heuristic's. Recorded only by a tile that keeps it
+  /// (its last step before returning true; the rollback after a hoisted
+  /// mask no tile took clears them).
   struct UnnamedStep {
     size_t after;
     std::function<void(Scheduler &)> redo;
