@@ -79,10 +79,11 @@ static std::string cacheKeyText(Operation *sink, const exec::BeamOptions &opts, 
                                 const std::string &device, unsigned threads) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  // v5: opts_to_apply repeat our heuristic's packing (v3), mask hoisting
-  // (v4) and reduce splits (ApplyOpts.cpp), so an older result may name
-  // another kernel.
-  os << "tinygrad-mlir beam_search v5\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
+  // v6: opts_to_apply repeat our heuristic's packing (v3), mask hoisting
+  // (v4), reduce splits (v5) and the attention scores' reduce as lanes,
+  // without the steps where an opt applies only so (ApplyOpts.cpp): an
+  // older result may name another kernel.
+  os << "tinygrad-mlir beam_search v6\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
      << " " << target.arch << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
   Operation *scope = sink->getParentOfType<ModuleOp>();
   (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());

@@ -30,7 +30,7 @@ INPUTS = os.path.join(REPO, "test", "Codegen", "Inputs")
 # often
 KERNELS = ["conv2d_8x64x56_pad1.json", "mnist_conv_input_grad_5x5.json", "conv2d_7x7_residual_downsample.json",
            "resnet18_conv_64_128_s2_28.json", "llama_vocab_projection.json", "llama_wq_rmsnorm.json",
-           "layernorm_mean_row_upcast.json"]
+           "layernorm_mean_row_upcast.json", "llama_attention_scores.json"]
 # one more opt after the heuristic's: what BEAM's first round adds
 EXTRA = [None] + [["UPCAST", a, n] for a in range(3) for n in (2, 4)] + [["UNROLL", a, n] for a in range(2) for n in (0, 4)]
 
@@ -88,8 +88,8 @@ class TestHeuristicStepsValues(unittest.TestCase):
                     stepped_obj, stepped_vals = self.compile(with_opts(ast, opts), None)
                     plain_obj, plain = self.compile(with_opts(ast, opts), "none")
                 except CAPIError:
-                    # the extra opt does not apply to this kernel (BEAM drops such a candidate too), or only
-                    # after the steps (an UNROLL of a reduce the split shortened)
+                    # the extra opt does not apply to this kernel (BEAM drops such a candidate too); one that
+                    # applies only without the steps (an UNROLL of a reduce they made lanes) compiles without
                     continue
                 with self.subTest(kernel=name, opts=opts):
                     scale = max(1.0, float(np.abs(plain).max()))

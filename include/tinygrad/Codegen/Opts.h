@@ -106,6 +106,14 @@ public:
   /// raises KernelOptError.
   bool applyOpt(const Opt &o, bool append = true);
   std::string error;
+  /// An axis id no range of the kernel has, nor any range made since
+  /// (tinygrad's maxarg + 1): for every new range, the opts' and those of
+  /// the steps no Opt names (a reduce split into lanes, a panel's fill). A
+  /// range is interned by its size, id and type, so a step's id taken again
+  /// by a later opt's range of the same size and type made them one range:
+  /// the attention scores' reduce as lanes, a pair of them of size 2, and
+  /// an UPCAST of 2 after it were one axis, half its lanes lost.
+  int64_t newRangeId();
 
 private:
   int64_t nextRangeId;

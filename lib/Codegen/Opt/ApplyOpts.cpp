@@ -5,6 +5,7 @@
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <optional>
 #include <string>
 
 namespace mlir::tinygrad::opt {
@@ -46,6 +47,9 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     info = dyn_cast_or_null<tg::KernelInfoAttr>(sink->arg.attrs.get("arg"));
   Scheduler k(ctx, sink, target);
   k.convertLoopToGlobal();
+  // The kernel the opts gave: `k`, or a retry of them from its state before.
+  std::optional<Scheduler> retried;
+  Scheduler *result = &k;
   // An AST holding a STAGE gets no heuristic, and its opts no packing.
   bool staged = false;
   forEachNode(sink, [&](UOpRef u) { return !(staged = u->op == Op::STAGE); });
@@ -85,24 +89,42 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     }
     bool extendsHeuristic = heuristic && given.size() >= heuristic->applied.size() &&
                             llvm::equal(heuristic->applied, llvm::ArrayRef<Opt>(given).take_front(heuristic->applied.size()));
-    size_t nextStep = 0;
-    auto repeatStepsAfter = [&](size_t i) {
-      for (; extendsHeuristic && nextStep < heuristic->unnamedSteps.size() &&
-             heuristic->unnamedSteps[nextStep].after == i;
-           ++nextStep)
-        heuristic->unnamedSteps[nextStep].redo(k);
-    };
-    for (auto [i, o] : llvm::enumerate(given)) {
-      repeatStepsAfter(i);
-      if (!k.applyOpt(o)) {
-        if (error)
-          *error = "opts_to_apply[" + std::to_string(i) + "] " + toString(o) + ": " + k.error;
-        return nullptr;
+    // An opt after a step may not apply to the stepped kernel (an UNROLL of
+    // the reduce the attention scores' step made lanes whole, a split's
+    // shorter reduce): BEAM proposed it on the kernel without the steps, so
+    // such opts are applied without them, as they were chosen.
+    const Scheduler before = k;
+    auto applyGiven = [&](Scheduler &s, bool withSteps, size_t &failedAt, bool &stepped) {
+      size_t nextStep = 0;
+      auto repeatStepsAfter = [&](size_t i) {
+        for (; withSteps && nextStep < heuristic->unnamedSteps.size() && heuristic->unnamedSteps[nextStep].after == i;
+             ++nextStep, stepped = true)
+          heuristic->unnamedSteps[nextStep].redo(s);
+      };
+      for (auto [i, o] : llvm::enumerate(given)) {
+        repeatStepsAfter(i);
+        if (!s.applyOpt(o)) {
+          failedAt = i;
+          return false;
+        }
       }
+      repeatStepsAfter(given.size());
+      return true;
+    };
+    size_t failedAt = 0;
+    bool stepped = false;
+    bool ok = applyGiven(k, extendsHeuristic, failedAt, stepped);
+    if (!ok && stepped) {
+      result = &retried.emplace(before);
+      ok = applyGiven(*result, false, failedAt, stepped);
     }
-    repeatStepsAfter(given.size());
+    if (!ok) {
+      if (error)
+        *error = "opts_to_apply[" + std::to_string(failedAt) + "] " + toString(given[failedAt]) + ": " + result->error;
+      return nullptr;
+    }
     if (heuristic && heuristic->stagedPanel)
-      stageReducePanel(k, *heuristic->stagedPanel);
+      stageReducePanel(*result, *heuristic->stagedPanel);
   } else if (mode != OptMode::None && (!info || info.getAppliedOpts().empty())) {
     if (!staged) {
       // The target says whose heuristic "ours" means (OptHeuristic).
@@ -113,10 +135,10 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     }
   }
   if (applied)
-    applied->assign(k.applied.begin(), k.applied.end());
+    applied->assign(result->applied.begin(), result->applied.end());
   // get_optimized_ast: shift_to leaves REDUCE/END closing expressions
   // (r*4 + u); rules after the opts (reduce_mul_chain) need the RANGEs.
-  return sym::graphRewrite(ctx, k.ast, sym::pmFlattenRange());
+  return sym::graphRewrite(ctx, result->ast, sym::pmFlattenRange());
 }
 
 UOpRef lowerThreadRanges(sym::Context &ctx, UOpRef sink) {

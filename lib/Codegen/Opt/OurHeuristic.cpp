@@ -919,10 +919,7 @@ bool splitReduceAccumulators(Scheduler &k) {
 /// pairwise at the end.
 static void splitReduceLanes(Scheduler &k, UOpRef red, UOpRef r, int64_t lanes) {
   int64_t n = *Scheduler::size(r);
-  int64_t id = 0;
-  for (UOpRef x : k.rngs())
-    id = std::max(id, Scheduler::axisId(x));
-  UOpRef rl = makeRange(k.ctx, r, lanes, id + 1, AxisType::Upcast);
+  UOpRef rl = makeRange(k.ctx, r, lanes, k.newRangeId(), AxisType::Upcast);
   llvm::SmallVector<UOpRef, 2> rsrc(r->src.begin(), r->src.end());
   rsrc[0] = k.ctx.constLike(r->src[0], n / lanes);
   UOpRef ro = k.ctx.get(Op::RANGE, r->type, rsrc, r->arg);
@@ -1136,14 +1133,9 @@ static bool sharedOperandTile(Scheduler &k) {
       }
       break;
     }
-  // Not an UnnamedStep: opts_to_apply do not repeat it. Repeated, BEAM's
-  // candidates around this kernel (llama_attention_scores.json) computed
-  // wrong values under a THREAD split followed by an UPCAST of 2 (every
-  // output off, found by test_heuristic_steps_values.py): the emitted q
-  // vectors blend the rotary pairs' lanes of two heads, the 2-lane upcast
-  // and the pair axis taken for one another. Under the heuristic's own opts
-  // the kernel is right; the emitter bug is not fixed yet.
-  reduceToLanes(k);
+  // An UnnamedStep: BEAM's candidates around this kernel keep the lanes
+  // (their values: test_heuristic_steps_values.py's attention scores).
+  k.takeUnnamedStep([](Scheduler &s) { reduceToLanes(s); });
   return true;
 }
 
@@ -1151,13 +1143,10 @@ static bool sharedOperandTile(Scheduler &k) {
 /// range of r's size, folded pairwise: the whole reduce as lanes.
 static void reduceToLanes(Scheduler &k) {
   UOpRef red = k.reduceOps()[0];
-  int64_t id = 0;
-  for (UOpRef x : k.rngs())
-    id = std::max(id, Scheduler::axisId(x));
   llvm::DenseMap<UOpRef, UOpRef> map;
   llvm::SmallVector<UOpRef, 4> src{nullptr};
   for (UOpRef x : red->src.drop_front())
-    src.push_back(map[x] = makeRange(k.ctx, x, *Scheduler::size(x), ++id, AxisType::Upcast));
+    src.push_back(map[x] = makeRange(k.ctx, x, *Scheduler::size(x), k.newRangeId(), AxisType::Upcast));
   src[0] = sym::substitute(k.ctx, red->src[0], map);
   NamedAttrList attrs(red->arg.attrs);
   attrs.set(kPairwiseFoldAttr, UnitAttr::get(k.ctx.getMLIRContext()));

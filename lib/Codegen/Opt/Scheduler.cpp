@@ -105,6 +105,12 @@ Scheduler::Scheduler(sym::Context &ctx, UOpRef ast, const TargetDescription &tar
   nextRangeId = mx + 1;
 }
 
+int64_t Scheduler::newRangeId() {
+  for (UOpRef r : rngs())
+    nextRangeId = std::max(nextRangeId, axisId(r) + 1);
+  return nextRangeId++;
+}
+
 AxisType Scheduler::axisType(UOpRef r) {
   if (r->arg.attrs)
     if (auto t = dyn_cast_or_null<tg::AxisTypeAttr>(r->arg.attrs.get("axis_type")))
@@ -260,7 +266,7 @@ UOpRef makeRange(sym::Context &ctx, UOpRef like, int64_t size, int64_t id, AxisT
 
 void Scheduler::shiftTo(UOpRef rng, int64_t amount, AxisType type, bool top) {
   UOpRef oldSz = ctx.divides(rng->src[0], amount);
-  UOpRef newRng = makeRange(ctx, rng, amount, nextRangeId++, type);
+  UOpRef newRng = makeRange(ctx, rng, amount, newRangeId(), type);
   llvm::SmallVector<UOpRef, 2> src(rng->src.begin(), rng->src.end());
   src[0] = oldSz;
   UOpRef replaced = ctx.get(Op::RANGE, rng->type, src, rng->arg);
