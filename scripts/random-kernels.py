@@ -19,9 +19,9 @@ blocks), which the last line lists.
 
 Modes: plain programs (elementwise, movement, reduces incl. prod over broadcast axes, casts,
 width-changing bitcasts, integer inputs into transcendentals, indexing by tensors);
---contractions matmuls and convolutions of every dtype; --layers model-sized convolutions and projections
-(ResNet's, mnist's, a llama's) with their fused epilogues, forward or a gradient; --variables slices of bound-Variable
-length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
+--contractions matmuls and convolutions of every dtype; --layers model-sized convolutions, projections
+and attention (ResNet's, mnist's, a llama's) with their fused epilogues, forward or a gradient;
+--variables slices of bound-Variable length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
 stops, steps, ints) of a buffer; --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
 out-of-range floats.
@@ -448,13 +448,42 @@ def contraction_program(rng):
   return t, steps
 
 
+def rotary(x, theta=10000.0):
+  """A llama's rotary embedding of x (batch, seq, heads, dim), its angles computed in the graph from the
+  positions (so the sines fuse into the kernel that reads them, as in the llama's first call)."""
+  s, d = x.shape[1], x.shape[3]
+  freqs = 1.0 / (theta ** (Tensor.arange(0, d, 2, dtype=dtypes.float32)[:d // 2] / d))
+  ang = Tensor.arange(s, dtype=dtypes.float32).reshape(s, 1) * freqs.reshape(1, d // 2)
+  cos, sin = ang.cos().reshape(1, s, 1, d // 2).cast(x.dtype), ang.sin().reshape(1, s, 1, d // 2).cast(x.dtype)
+  pairs = x.reshape(*x.shape[:3], d // 2, 2)
+  a, b = pairs[..., 0], pairs[..., 1]
+  return (a * cos - b * sin).unsqueeze(-1).cat((a * sin + b * cos).unsqueeze(-1), dim=-1).reshape(x.shape)
+
+
+def attention_layer(rng, dt, grad):
+  """A llama's attention: q and k rotated (rotary), scores scaled, maybe causally masked, softmax, times v.
+  Its scores kernel has a costly operand (the rotated q, sines of the positions) our heuristic makes the
+  reduce's lanes of (sharedOperandTile)."""
+  s, h, d = rng.choice([8, 16, 33, 64]), rng.choice([2, 4, 8]), rng.choice([16, 32, 64])
+  q, k, v = (leaf(rng, (1, s, h, d), dt) for _ in range(3))
+  for t in (q, k, v): t.requires_grad = grad
+  steps = [f"attention {dt.name} seq {s} heads {h} dim {d}"]
+  qr, kr = rotary(q), rotary(k)
+  scores = qr.transpose(1, 2) @ kr.transpose(1, 2).transpose(-1, -2) / math.sqrt(d)
+  if rng.random() < 0.5:
+    scores = scores + Tensor.full((1, 1, s, s), float("-inf"), dtype=dt).triu(1)
+    steps.append("causal")
+  return scores.softmax(-1) @ v.transpose(1, 2), steps, [q, k, v]
+
+
 def layer_program(rng):
   """A model-sized layer, forward or one of its gradients: a convolution of ResNet's or mnist's kinds (1x1 to
   7x7, stride 1 or 2, padded or not, 3 to 64 channels) with what a model fuses after it (a batchnorm's
-  per-channel affine, ReLU, a residual or a 1x1 downsample, a max pool), or a projection of a llama's (x @ W.T,
-  RMSNorm fused before it, a bias and SiLU after). These are the kernels our packed panels, hoisted masks,
-  split reduces and channel tiles take, which --contractions' sizes rarely reach; their gradients (a
-  random upstream gradient, `backward`) are the windowed and weight-gradient kernels of a training step."""
+  per-channel affine, ReLU, a residual or a 1x1 downsample, a max pool), a projection of a llama's (x @ W.T,
+  RMSNorm fused before it, a bias and SiLU after), or a llama's attention (rotary, softmax). These are the
+  kernels our packed panels, hoisted masks, split reduces, reduces as lanes and channel tiles take, which
+  --contractions' sizes rarely reach; their gradients (a random upstream gradient, `backward`) are the
+  windowed and weight-gradient kernels of a training step."""
   dt = dtypes.float32 if rng.random() < 0.85 else dtypes.float16
   grad = rng.random() < 0.4
   if rng.random() < 0.7:
@@ -485,7 +514,7 @@ def layer_program(rng):
       y = y.max_pool2d(kernel_size=(3, 3), stride=2, padding=1)
       steps.append("maxpool")
     params = [x, w]
-  else:
+  elif rng.random() < 0.7:
     m, k, n = rng.choice([1, 8, 33, 64]), rng.choice([64, 256, 257, 512]), rng.choice([32, 256, 768])
     x, W = leaf(rng, (m, k), dt), leaf(rng, (n, k), dt)
     x.requires_grad, W.requires_grad = grad, grad
@@ -502,11 +531,13 @@ def layer_program(rng):
       y = y.silu()
       steps.append("silu")
     params = [x, W]
+  else:
+    y, steps, params = attention_layer(rng, dt, grad)
   if not grad:
     return y, steps
   (y * leaf(rng, y.shape, dt)).sum().backward()
   which = rng.randrange(len(params))
-  steps.append(f"backward -> grad of {'input' if which == 0 else 'weight'}")
+  steps.append(f"backward -> grad of {'qkv'[which] if len(params) == 3 else 'input' if which == 0 else 'weight'}")
   return params[which].grad, steps
 
 
@@ -594,6 +625,9 @@ def main():
   ap.add_argument("--replay-target", default="cpu",
                   help="the target --replay compiles for: cpu, or vulkan (random programs on the GPU route, "
                        "checked against tinygrad's realized values)")
+  ap.add_argument("--candidates", type=int, default=0, metavar="N",
+                  help="also check N of BEAM's candidates of each kernel against the kernel run "
+                       "(TINYGRAD_MLIR_CHECK_CANDIDATES: the heuristic's opts and more, run on the same inputs)")
   ap.add_argument("--only", default="", help="comma-separated program numbers to rerun (of --seed)")
   ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
@@ -603,6 +637,7 @@ def main():
     # tinygrad refuses a setitem into the realized input replay keeps
     ap.error("--assign programs cannot be replayed (--replay): their assigned buffers are not program inputs")
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
+  if args.candidates: os.environ["TINYGRAD_MLIR_CHECK_CANDIDATES"] = str(args.candidates)
   if args.layers and os.environ["TINYGRAD_MLIR_CHECK"] == "1":
     # a layer's sums run to thousands of terms, which our heuristic splits into lanes (tinygrad's C sums them
     # in order): their rounding is checked against each output's largest magnitude (the hook's `scaled`)
@@ -626,6 +661,7 @@ def main():
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
     ub_before, unchecked_before = Ctx.ub["programs"], hook.stats["unchecked"]
+    candidates_before = hook.stats.get("candidates_mismatched", 0)
     steps, raised, replayed = [], None, None
     Ctx.inputs = []
     try:
@@ -653,7 +689,15 @@ def main():
           # tinygrad itself refuses the program (a dtype it cannot cast, ...): not ours to check
           skipped += 1
           if args.verbose: print(f"program {i}: skipped, tinygrad raises too: {theirs}")
-    if replayed is not None:
+    if hook.stats.get("candidates_mismatched", 0) != candidates_before:
+      # a candidate differs from our own kernel on the same inputs: no opts of tinygrad's explain that
+      bad += 1
+      failed.append(i)
+      failed_hard.append(i)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: "
+            f"{hook.stats['candidates_mismatched'] - candidates_before} BEAM candidates differ from our kernel "
+            "(TINYGRAD_MLIR_LOG=1 names their opts)", flush=True)
+    elif replayed is not None:
       bad += 1
       failed.append(i)
       failed_hard.append(i)
@@ -697,7 +741,9 @@ def main():
         (f", {s['bf16_flushed']} bf16 subnormals tinygrad's clang flushed to zero (vcvtneps2bf16 stores, not "
          "the AST's values)" if s.get("bf16_flushed") else "") +
         (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "
-         f"{replays['not replayable']} not replayable" if args.replay else ""))
+         f"{replays['not replayable']} not replayable" if args.replay else "") +
+        (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked, "
+         f"{s.get('candidates_mismatched', 0)} mismatched" if args.candidates else ""))
   rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
       r"^program (\d+) ", subprocess.run(
           [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, progs))] +

@@ -676,12 +676,26 @@ class TestRandomKernels(unittest.TestCase):
         self.check(30, 5, "--contractions")
 
     def test_model_sized_layers_and_their_gradients_match(self):
-        # ResNet/mnist-sized convolutions with their epilogues and llama projections, forward or a gradient:
-        # the packed panels --contractions' small sizes never reach (a panel read one element off fails
-        # programs 2, 4, 6, 28 and 39 of this seed and no program of --contractions' seeds 2 and 5).
-        # Program 12's 512-term dot, summed in lanes, differs from tinygrad's C by its rounding (3e-5 of a
-        # value near 1): within 1e-5 of that output's largest magnitude (TINYGRAD_MLIR_CHECK=scaled)
+        # ResNet/mnist-sized convolutions with their epilogues, llama projections and attention, forward or a
+        # gradient: the packed panels --contractions' small sizes never reach (a panel read one element off
+        # fails programs 2, 4, 6, 28 and 39 of this seed and no program of --contractions' seeds 2 and 5).
+        # A 512-term dot summed in lanes differed from tinygrad's C by its rounding (3e-5 of a value near 1):
+        # within 1e-5 of that output's largest magnitude (TINYGRAD_MLIR_CHECK=scaled)
         self.check(40, 2, "--layers")
+
+    def test_beam_candidates_of_model_sized_layers_match_our_kernels(self):
+        # BEAM's candidates of each kernel (the heuristic's opts and more, or one opt on the bare kernel:
+        # check_candidates.py), which repeat our heuristic's steps around opts it did not choose, run on the
+        # same inputs as the kernel and compared with it
+        out = self.check(20, 2173, "--layers", "--candidates", "4")
+        self.assertRegex(out, r"BEAM candidates: [1-9][0-9]* compiled, [1-9][0-9]* runs checked, 0 mismatched")
+
+    def test_beam_candidates_of_attention_scores_keep_their_lanes(self):
+        # Program 33: a llama's attention scores, whose whole reduce our heuristic makes lanes (a rotary pair
+        # of size 2 among them); a candidate's UPCAST of 2 after it took one of their range ids, so the two
+        # were one axis and every score was wrong (Scheduler::newRangeId)
+        out = self.only(2172, 33, "--layers", "--candidates", "6")
+        self.assertRegex(out, r"BEAM candidates: [1-9][0-9]* compiled, [1-9][0-9]* runs checked, 0 mismatched")
 
     def test_assignments_into_slices_match(self):
         # setitem into strided slices: program 49 of seed 1601 stored one lane's value where its

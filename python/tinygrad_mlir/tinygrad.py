@@ -60,6 +60,12 @@ Environment:
                                  magnitude as well: a long sum summed in another order (our split
                                  accumulators) rounds in proportion to its terms, not to its value,
                                  which cancellation makes small (random-kernels --layers)
+  TINYGRAD_MLIR_CHECK_CANDIDATES=N  with TINYGRAD_MLIR_CHECK: also compile N of BEAM's candidates of
+                                 each kernel (its heuristic's opts and one or two of tinygrad's actions
+                                 more, or one on the bare kernel: check_candidates.py) and compare each
+                                 with ours on every launch (stats["candidates_mismatched"]); a
+                                 candidate that fails to compile other than by an opt that does not
+                                 apply is a rejection
   TINYGRAD_MLIR_BEAM=ours|tinygrad  whose search runs for BEAM=N (default ours: tgc_beam_search, our
                                  compiler and runtime, its own disk cache, on DEV=VULKAN for the
                                  vulkan target and timed on the runtime's Vulkan device; tinygrad:
@@ -92,7 +98,7 @@ from tinygrad.codegen.opt import KernelOptError, Opt, OptOps
 from tinygrad.dtype import AddrSpace, ConstFloat, Invalid
 from tinygrad.uop.ops import AxisType, KernelInfo, Ops, ParamArg, ProgramInfo, UOp
 
-from . import backend, compile_threads, cpu_memory, cpu_program, runtime_graph
+from . import backend, check_candidates, compile_threads, cpu_memory, cpu_program, runtime_graph
 from .backend import CompilerNotFound, MLIRCompileError  # noqa: F401 (re-exported)
 
 
@@ -315,7 +321,35 @@ def compile_to_program(ast, renderer):
          f"{len(res['binary'])} B, globals {res['globals']}, vars {res['vars']}, global_size {res['global_size']}")
     if _env_on("TINYGRAD_MLIR_CHECK"):
         prg = register_check(ast, renderer, prg, name, ast_json)
+        if check_candidates.wanted() and prg.key in _check_refs and ast.tag is None and ast.arg is not None and \
+                ast.arg.opts_to_apply is None:
+            _check_candidates[prg.key] = _compile_candidates(ast, renderer, res, name)
+            _narrow_floats[prg.key] = any(getattr(u.dtype, "base", u.dtype) in (dtypes.float16, dtypes.bfloat16)
+                                          for u in ast.toposort())
     return prg
+
+
+_check_candidates = {}  # our PROGRAM's key -> [(opts, candidate PROGRAM)] (check_candidates.py)
+# our PROGRAM's key -> whether its kernel computes in 16-bit floats: which of those values are rounded to 16 bits
+# depends on the opts (a value tinygrad's C names per lane is rounded, docs/Design.md's rounding rule), so a
+# candidate's outputs are compared with 16-bit floats' tolerance whatever the output's dtype
+_narrow_floats = {}
+
+
+def _compile_candidates(ast, renderer, res, name):
+    """TINYGRAD_MLIR_CHECK_CANDIDATES: BEAM's candidates of the kernel, compiled (check_candidates.py)."""
+    def compile_ast(a):
+        r, a_json, n = compile_kernel(a, max_threads=cpu_threads(renderer))
+        return backend.build_program(_API, a, r, renderer.target, source=a_json, name=n)
+    try:
+        cands = check_candidates.compile_candidates(ast, check_candidates.opts_of(res), check_candidates.wanted(),
+                                                    compile_ast, lambda e: "apply_opts:" in (getattr(e, "detail", "") or ""))
+    except MLIRCompileError as e:
+        stats["failed"] += 1
+        _log(f"REJECTED a BEAM candidate of {name}: {e.detail.splitlines()[0][:300] if e.detail else ''}")
+        return []
+    stats["candidates"] = stats.get("candidates", 0) + len(cands)
+    return cands
 
 
 _check_refs = {}  # our PROGRAM's key -> (it, tinygrad's PROGRAM for the same AST, label, AST JSON, buffer dtypes)
@@ -354,9 +388,11 @@ class _HostBuf:
 class _CheckingProgram:
     """Runs tinygrad's program on copies of the buffers, then ours on the real ones, and compares."""
 
-    def __init__(self, ours, ref_rt, prg, ref, label, ast_json, dts, ours_globals):
+    def __init__(self, ours, ref_rt, prg, ref, label, ast_json, dts, ours_globals, candidates=(), narrow=False):
         self.ours, self.ref_rt, self.prg, self.ref = ours, ref_rt, prg, ref
         self.label, self.ast_json, self.dts, self.ours_globals = label, ast_json, dts, ours_globals
+        self.candidates = candidates  # [(opts, PROGRAM, runtime)]: BEAM's candidates, each compared with ours
+        self.narrow = narrow  # the kernel computes in 16-bit floats (_narrow_floats)
 
     def __getattr__(self, k):
         return getattr(self.ours, k)
@@ -372,17 +408,33 @@ class _CheckingProgram:
                     vals=self.ref.arg.vals(var_vals), wait=True)
         ret = self.ours(*[by_slot[s] for s in self.ours_globals], global_size=global_size, local_size=local_size, vals=vals, wait=wait, **kw)
         self.compare(by_slot, before, copies, var_vals)
+        for opts, cprg, crt in self.candidates:
+            if not set(cprg.arg.globals) <= set(before):
+                continue
+            runs = {s: _HostBuf(d) for s, d in before.items()}
+            cgs, cls = cprg.arg.launch_dims(var_vals)
+            crt(*[runs[s] for s in cprg.arg.globals], global_size=cgs, local_size=cls, vals=cprg.arg.vals(var_vals),
+                wait=True)
+            # against ours as run (itself compared with tinygrad's above): the opts only reorder its sums
+            self.compare(runs, before, {s: _HostBuf(ctypes.string_at(b.va_addr, b.size)) for s, b in by_slot.items()},
+                         var_vals, candidate=(opts, cprg))
         return ret
 
-    def compare(self, by_slot, before, copies, var_vals):
+    def compare(self, by_slot, before, copies, var_vals, candidate=None):
+        """Outputs in by_slot (ours, or a candidate's: `candidate` = (opts, PROGRAM)) against copies
+        (tinygrad's, or ours for a candidate)."""
         import ctypes
         import numpy as np
         from tinygrad.dtype import _to_np_dtype
-        stats["checked"] += 1
+        prg = self.prg if candidate is None else candidate[1]
+        label = self.label if candidate is None else f"{self.label} BEAM candidate {list(candidate[0])}"
+        stats["checked" if candidate is None else "candidates_checked"] = \
+            stats.get("checked" if candidate is None else "candidates_checked", 0) + 1
         bad = []
-        last_check.clear()
-        last_check.update(label=self.label, outputs={})
-        for s in sorted(set(self.prg.arg.outs) | set(self.ref.arg.outs)):
+        if candidate is None:
+            last_check.clear()
+            last_check.update(label=self.label, outputs={})
+        for s in sorted(set(prg.arg.outs) | set(self.ref.arg.outs)):
             dt = self.dts.get(s)
             npdt = _to_np_dtype(dt) if dt is not None and dt not in (dtypes.bfloat16, *dtypes.fp8s) else np.uint8
             ours = np.frombuffer(ctypes.string_at(by_slot[s].va_addr, by_slot[s].size), dtype=npdt)
@@ -390,10 +442,11 @@ class _CheckingProgram:
             if dt == dtypes.bfloat16:  # as the floats they hold (a NaN is a NaN, whatever its payload)
                 ours, ref = (x.view(np.uint16).astype(np.uint32) << 16 for x in (ours, ref))
                 ours, ref = ours.view(np.float32), ref.view(np.float32)
-            last_check["outputs"][s] = (ours.copy(), ref)
+            if candidate is None:
+                last_check["outputs"][s] = (ours.copy(), ref)
             if dt == dtypes.bfloat16:  # bit for bit, as before, but for the NaN payload
                 ok = (ours.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(ours) & np.isnan(ref))
-                if not ok.all() and _clang_flushes_bf16_stores():
+                if not ok.all() and candidate is None and _clang_flushes_bf16_stores():
                     # ours a subnormal where tinygrad's clang stored the zero of its sign (above)
                     flushed = ~ok & (ref == 0) & (ours != 0) & (np.abs(ours) < np.finfo(np.float32).tiny) & \
                         (np.signbit(ours) == np.signbit(ref))
@@ -406,7 +459,7 @@ class _CheckingProgram:
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))
             elif ours.dtype.kind == "f":
-                tol = 1e-2 if ours.dtype.itemsize <= 2 else 1e-5
+                tol = 1e-2 if ours.dtype.itemsize <= 2 or (candidate is not None and self.narrow) else 1e-5
                 atol = tol
                 finite = np.isfinite(ref)
                 if os.environ.get("TINYGRAD_MLIR_CHECK") == "scaled" and finite.any():
@@ -417,20 +470,24 @@ class _CheckingProgram:
             if not ok.all():
                 i = int(np.argmin(ok))
                 bad.append(f"slot {s} ({ours.dtype}): {int((~ok).sum())}/{ok.size} differ, first at [{i}]: "
-                           f"ours {ours[i]!r} vs tinygrad {ref[i]!r}")
+                           + (f"ours {ours[i]!r} vs tinygrad {ref[i]!r}" if candidate is None else
+                              f"candidate {ours[i]!r} vs ours {ref[i]!r}"))
         if not bad:
             return
-        stats["mismatched"] += 1
-        msg = f"wrong result vs tinygrad's codegen on the real inputs{f' (vars {var_vals})' if var_vals else ''}: " + \
+        stats["mismatched" if candidate is None else "candidates_mismatched"] = \
+            stats.get("mismatched" if candidate is None else "candidates_mismatched", 0) + 1
+        whose = "tinygrad's codegen" if candidate is None else "our kernel as run (the heuristic's)"
+        msg = f"wrong result vs {whose} on the real inputs{f' (vars {var_vals})' if var_vals else ''}: " + \
             "; ".join(bad)
-        _log(f"CHECK MISMATCH {self.label}: {msg}")
+        _log(f"CHECK MISMATCH {label}: {msg}")
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "wrong-" + self.label.split()[0],
                                         self.ast_json, msg)
             # the inputs, by slot (raw bytes before the launch), to rerun the kernel, and tinygrad's outputs
             # (python/tools/case_from_mismatch.py makes a tinygrad-run case of them)
             np.savez(path[:-5] + ".inputs.npz", **{f"slot{s}": np.frombuffer(d, np.uint8) for s, d in before.items()})
-            np.savez(path[:-5] + ".tinygrad.npz", **{f"slot{s}": copies[s].arr.copy() for s in self.ref.arg.outs},
+            np.savez(path[:-5] + (".tinygrad.npz" if candidate is None else ".ours.npz"),
+                     **{f"slot{s}": copies[s].arr.copy() for s in self.ref.arg.outs},
                      **({"vars": np.array([[k, str(v)] for k, v in var_vals.items()])} if var_vals else {}))
 
 
@@ -444,7 +501,9 @@ def _install_check_runtime():
         chk = _check_refs.get(obj.profile_key)
         if chk is None:
             return rt
-        return _CheckingProgram(rt, orig(self, chk[1].to_elf()), *chk)
+        cands = [(opts, c, orig(self, c.to_elf())) for opts, c in _check_candidates.get(obj.profile_key, ())]
+        return _CheckingProgram(rt, orig(self, chk[1].to_elf()), *chk, candidates=cands,
+                                narrow=_narrow_floats.get(obj.profile_key, False))
     runtime._tinygrad_mlir = True
     Compiled.runtime = runtime
 

@@ -1,0 +1,63 @@
+"""TINYGRAD_MLIR_CHECK_CANDIDATES=N: BEAM's candidates for each kernel checked too, not only the kernel run.
+
+A search compiles kernels no program runs by default: the heuristic's opts and one or two more, or one opt on
+the bare kernel, where our heuristic's steps that no Opt names (a reduce split into lanes, an operand packed
+into a panel, a mask hoisted) are repeated around opts they were not chosen for (opt/ApplyOpts.cpp). A wrong
+value there is found only if the search picks that candidate. With TINYGRAD_MLIR_CHECK on, this compiles N such
+candidates of each kernel (tinygrad's own action list, search.py's `actions`, those the CPU takes: UPCAST,
+UNROLL, THREAD), deterministically per AST, and every launch of the kernel also runs each candidate on copies of
+the inputs and compares its outputs with those of the kernel run (ours, itself compared with tinygrad's): with
+the same tolerances, since the opts only reorder sums. A candidate opt that does not apply is dropped as BEAM
+drops it (apply_opts' KernelOptError); a candidate that fails otherwise is a rejection (stats["failed"]).
+"""
+import dataclasses
+import os
+import random
+
+from tinygrad.codegen.opt import Opt, OptOps
+from tinygrad.codegen.opt.search import actions
+
+# search.py's actions the CPU applies (LOCAL/GROUP/GROUPTOP/TC/SWAP raise KernelOptError on its renderer)
+CPU_ACTIONS = [a for a in actions if a.op in (OptOps.UPCAST, OptOps.UNROLL, OptOps.THREAD)]
+
+
+def wanted():
+    """How many candidates per kernel TINYGRAD_MLIR_CHECK_CANDIDATES asks for (0: none)."""
+    try:
+        return max(0, int(os.environ.get("TINYGRAD_MLIR_CHECK_CANDIDATES", "0") or 0))
+    except ValueError:
+        return 0
+
+
+def candidate_opts(rng, applied):
+    """One candidate's opts: as BEAM's rounds build them, one opt on the bare kernel (its first round from the
+    kernel without opts), or the heuristic's opts (its seed) and one or two more."""
+    kind = rng.randrange(3)
+    base = [] if kind == 0 else list(applied)
+    return base + [rng.choice(CPU_ACTIONS) for _ in range(2 if kind == 2 else 1)]
+
+
+def compile_candidates(ast, applied, n, compile_ast, is_opt_error):
+    """[(opts, PROGRAM)] of up to n candidates of the kernel `ast` whose heuristic applied `applied` (tinygrad
+    Opts), each compiled by compile_ast(ast with opts_to_apply). Candidates whose opts do not apply
+    (is_opt_error(exception)) are dropped; any other failure raises."""
+    rng = random.Random(f"{os.environ.get('TINYGRAD_MLIR_CHECK_CANDIDATES_SEED', '0')}:{ast.key.hex()}")
+    out, seen = [], {tuple(applied)}
+    for _ in range(8 * n):
+        if len(out) >= n:
+            break
+        opts = tuple(candidate_opts(rng, applied))
+        if opts in seen:
+            continue
+        seen.add(opts)
+        try:
+            out.append((opts, compile_ast(ast.replace(arg=dataclasses.replace(ast.arg, opts_to_apply=opts)))))
+        except Exception as e:
+            if not is_opt_error(e):
+                raise
+    return out
+
+
+def opts_of(res):
+    """The heuristic's applied opts in a compile result, as tinygrad Opts."""
+    return [Opt(getattr(OptOps, o["op"]), o["axis"], o["arg"]) for o in res.get("uops", {}).get("applied_opts", [])]
