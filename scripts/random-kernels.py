@@ -24,7 +24,9 @@ and attention (ResNet's, mnist's, a llama's) with their fused epilogues, forward
 --variables slices of bound-Variable length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
 stops, steps, ints) of a buffer; --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
-out-of-range floats.
+out-of-range floats. With any mode, --candidates N also compiles N of BEAM's candidates of each kernel (our
+heuristic's opts and more, or one opt on the bare kernel: tinygrad_mlir/check_candidates.py) and runs each
+beside the kernel on the same inputs: a candidate that differs from our kernel fails the program.
 
 Outcomes, per program:
   mismatched  a kernel of ours differs from tinygrad's on the same inputs (TINYGRAD_MLIR_CHECK)
@@ -656,6 +658,7 @@ def main():
   skipped_unchecked = 0  # kernels of skipped programs tinygrad could not build either: not ours to check
   skipped_rejected = 0  # our refusals in programs tinygrad raises for too
   failed_hard = []  # raised, or a replay that failed: not for the reruns below
+  candidates_failed = []  # a BEAM candidate differed from our kernel: not for the rerun under tinygrad's opts either
   replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
@@ -689,15 +692,12 @@ def main():
           # tinygrad itself refuses the program (a dtype it cannot cast, ...): not ours to check
           skipped += 1
           if args.verbose: print(f"program {i}: skipped, tinygrad raises too: {theirs}")
-    if hook.stats.get("candidates_mismatched", 0) != candidates_before:
-      # a candidate differs from our own kernel on the same inputs: no opts of tinygrad's explain that
-      bad += 1
-      failed.append(i)
-      failed_hard.append(i)
-      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: "
-            f"{hook.stats['candidates_mismatched'] - candidates_before} BEAM candidates differ from our kernel "
-            "(TINYGRAD_MLIR_LOG=1 names their opts)", flush=True)
-    elif replayed is not None:
+    if (candidates_differ := hook.stats.get("candidates_mismatched", 0) - candidates_before):
+      # a candidate differs from our own kernel on the same inputs: no opts of tinygrad's explain that, so
+      # the program fails whatever the checks below find (and is not rerun under other opts)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {candidates_differ} BEAM candidates differ from our "
+            "kernel (TINYGRAD_MLIR_LOG=1 names their opts)", flush=True)
+    if replayed is not None:
       bad += 1
       failed.append(i)
       failed_hard.append(i)
@@ -731,6 +731,13 @@ def main():
     elif Ctx.ub["programs"] != ub_before:
       print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
             "is undefined (above)", flush=True)
+    if candidates_differ:
+      candidates_failed.append(i)
+    if candidates_differ and i not in failed_hard:
+      if i not in failed:
+        bad += 1
+        failed.append(i)
+      failed_hard.append(i)
   s, ub = hook.stats, Ctx.ub
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked'] - skipped_unchecked} unchecked, "
         f"{s['mismatched']} mismatched, "
@@ -769,11 +776,14 @@ def main():
   if failed and os.environ.get("TG_OPTS") != "tinygrad" and not os.environ.get("RANDOM_KERNELS_NO_RERUN"):
     # Our heuristic may sum floats in another order (split accumulators, cache blocks): a program that
     # matches under tinygrad's own opts differs in summation order only, which the summary says.
-    still = rerun(failed, {"TG_OPTS": "tinygrad"})
-    order = [i for i in failed if i not in still]
-    print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(failed)} failing programs "
+    opts_failed = [i for i in failed if i not in candidates_failed]
+    still = rerun(opts_failed, {"TG_OPTS": "tinygrad"}) if opts_failed else []
+    order = [i for i in opts_failed if i not in still]
+    print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(opts_failed)} failing programs "
           f"match: only the opts differ there: the order of a float sum, and with edge values the per-lane folds "
-          f"and NaN groups that follow from tinygrad's own opts ({','.join(map(str, order)) or 'none'})")
+          f"and NaN groups that follow from tinygrad's own opts ({','.join(map(str, order)) or 'none'})" +
+          (f"; {len(candidates_failed)} failed by their BEAM candidates, not rerun ({','.join(map(str, candidates_failed))})"
+           if candidates_failed else ""))
   return 1 if bad else 0
 
 

@@ -287,11 +287,12 @@ def save_failure(directory, kernel, ast_json, message):
     return base + ".json"
 
 
-def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None):
+def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None, save_failed=True):
     """AST -> (result dict, AST JSON text, display name). Raises MLIRCompileError naming the kernel.
     via: "capi" or "subprocess" (default: transport(); a `compiler` path means subprocess).
     max_threads: the cores the thread split may use (0: the host's). target: our target string
-    ("vulkan", "cuda:sm_90", ...); None is the host CPU."""
+    ("vulkan", "cuda:sm_90", ...); None is the host CPU. save_failed: a failure is saved under
+    TINYGRAD_MLIR_SAVE_FAILED (not a BEAM candidate's, most of which fail by design)."""
     topo = _toposort(ast)
     name = kernel_name(ast, topo)
     try:
@@ -304,7 +305,7 @@ def compile_kernel(ast, compiler=None, via=None, max_threads=0, target=None):
         res = compile_in_process(ast_json, label, max_threads, target) if via == "capi" else \
             run_compiler(ast_json, label, compiler, max_threads=max_threads, target=target)
     except MLIRCompileError as e:
-        if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
+        if save_failed and os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
             save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], name, ast_json, e.detail)
         raise
     return res, ast_json, name
