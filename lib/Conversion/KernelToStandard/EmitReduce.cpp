@@ -105,6 +105,41 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
     gate = src->src[0];
     src = src->src[1];
   }
+  // A loop-free fold of WHERE(g, x, k), g the same in every folded lane and
+  // k Invalid or the op's identity: tinygrad's symbolic lifts an Invalid
+  // gate out of each ALU of the unrolled terms (alu(g.where(x, Invalid), y)
+  // -> g.where(alu(x, y), Invalid)) and combines two WHEREs of one condition
+  // with a constant branch (alu(g.where(t, k), g.where(tt, k)) ->
+  // g.where(alu(t, tt), alu(k, k))), so its C folds x's terms alone and
+  // selects once: a padded convolution's dot contracted into FMAs
+  // (random-kernels seed 2174 #25: the last bits of its floats, 110 of the
+  // 23040 bytes they were bitcast to), where we had selected each term. An Invalid
+  // branch is no value: the C computes the fold alone. An identity's own
+  // fold is itself (a zero of either sign adds to itself). Floats only: an
+  // integer fold's value does not depend on where the select is.
+  UOpRef hoistedCond = nullptr, hoistedConst = nullptr;
+  bool hoistedInTrue = false;
+  if (f && loops.empty() && nFold > 1 && src->op == K::WHERE &&
+      llvm::none_of(laneShape(src->src[0]), [&](UOpRef r) { return llvm::is_contained(folded, r); })) {
+    auto isIdentity = [&](UOpRef k) {
+      if (k->op != K::CONST)
+        return false;
+      if (k->isInvalid())
+        return true;
+      Scalar v = k->val();
+      double d = v.isFloat() ? v.f : v.isInt() ? (double)v.i : std::nan("");
+          return kind == tg::ReduceKind::Max || (kind == tg::ReduceKind::Add && d == 0.0) ||
+             (kind == tg::ReduceKind::Mul && d == 1.0);
+    };
+    for (unsigned side : {2u, 1u})
+      if (isIdentity(src->src[side]) && src->src[3 - side]->op != K::CONST) {
+        hoistedCond = src->src[0];
+        hoistedConst = src->src[side];
+        hoistedInTrue = side == 1;
+        src = src->src[3 - side];
+              break;
+      }
+  }
   // (Only where no conversion sits between: a cast that computes nothing
   // is no barrier to the contraction either.)
   auto noConversion = [&](DType from, DType to) {
@@ -365,11 +400,22 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   };
   if (loops.empty()) {
     // A horizontal fold's value is its last ALU (its term alone when one).
-    auto value = llvm::make_scope_exit([&] { reduceValues[u] = chain ? chain : src; });
+    auto value = llvm::make_scope_exit([&] {
+      UOpRef v = chain ? chain : src;
+      if (hoistedCond)
+        v = sc.get(K::WHERE, v->type,
+                   {hoistedCond, hoistedInTrue ? hoistedConst : v, hoistedInTrue ? v : hoistedConst});
+      reduceValues[u] = v;
+    });
     // Only lanes: the horizontal reduce, no accumulator (tinygrad's
     // expand_horizontal_reduce).
     Value x = emitSrc();
     if (!x)
+      return {};
+    bool selectOnce = hoistedCond && !hoistedConst->isInvalid();
+    Value hoistedG = selectOnce ? emitL(hoistedCond) : Value();
+    Value hoistedK = selectOnce ? emitL(hoistedConst) : Value();
+    if (selectOnce && (!hoistedG || !hoistedK))
       return {};
     setInsertionAt(depth);
     x = prepare(x);
@@ -399,6 +445,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           p = selectLanes(named[c], convert(convert(p, DType::Int32, dt), dt, DType::Int32), p);
       }
       promotedOut = named.empty() ? Value() : p;
+    }
+    if (r && selectOnce) {
+      Value g = broadcastTo(hoistedG, laneShape(hoistedCond), outShape);
+      Value k = broadcastTo(convert(hoistedK, hoistedConst->dtype, dt), laneShape(hoistedConst), outShape);
+      r = hoistedInTrue ? arith::SelectOp::create(b, loc, g, k, r).getResult()
+                        : arith::SelectOp::create(b, loc, g, r, k).getResult();
     }
     return r;
   }
