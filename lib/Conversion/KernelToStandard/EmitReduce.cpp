@@ -113,10 +113,11 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
   // g.where(alu(t, tt), alu(k, k))), so its C folds x's terms alone and
   // selects once: a padded convolution's dot contracted into FMAs
   // (random-kernels seed 2174 #25: the last bits of its floats, 110 of the
-  // 23040 bytes they were bitcast to), where we had selected each term. An Invalid
-  // branch is no value: the C computes the fold alone. An identity's own
-  // fold is itself (a zero of either sign adds to itself). Floats only: an
-  // integer fold's value does not depend on where the select is.
+  // 23040 bytes they were bitcast to), where we had selected each term. An
+  // Invalid branch is no value: the C computes the fold alone. An
+  // identity's own fold is itself (a zero of either sign adds to itself).
+  // Floats only: an integer fold's value does not depend on where the
+  // select is.
   UOpRef hoistedCond = nullptr, hoistedConst = nullptr;
   bool hoistedInTrue = false;
   if (f && loops.empty() && nFold > 1 && src->op == K::WHERE &&
@@ -128,7 +129,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         return true;
       Scalar v = k->val();
       double d = v.isFloat() ? v.f : v.isInt() ? (double)v.i : std::nan("");
-          return kind == tg::ReduceKind::Max || (kind == tg::ReduceKind::Add && d == 0.0) ||
+      return kind == tg::ReduceKind::Max || (kind == tg::ReduceKind::Add && d == 0.0) ||
              (kind == tg::ReduceKind::Mul && d == 1.0);
     };
     for (unsigned side : {2u, 1u})
@@ -137,7 +138,7 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
         hoistedConst = src->src[side];
         hoistedInTrue = side == 1;
         src = src->src[3 - side];
-              break;
+        break;
       }
   }
   // (Only where no conversion sits between: a cast that computes nothing
