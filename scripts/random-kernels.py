@@ -473,7 +473,10 @@ def attention_layer(rng, dt, grad):
   qr, kr = rotary(q), rotary(k)
   scores = qr.transpose(1, 2) @ kr.transpose(1, 2).transpose(-1, -2) / math.sqrt(d)
   if rng.random() < 0.5:
-    scores = scores + Tensor.full((1, 1, s, s), float("-inf"), dtype=dt).triu(1)
+    # the mask from the positions (a realized mask, as Tensor.full(...).triu makes, is no input a replay
+    # through our scheduler can give)
+    pos = Tensor.arange(s)
+    scores = (pos.reshape(1, 1, 1, s) > pos.reshape(1, 1, s, 1)).where(float("-inf"), scores)
     steps.append("causal")
   return scores.softmax(-1) @ v.transpose(1, 2), steps, [q, k, v]
 
@@ -683,6 +686,7 @@ def main():
         status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target, scaled=args.layers)
         replays[status] += 1
         replayed = why if status == "failed" else None
+        if args.verbose and status == "not replayable": print(f"program {i}: not replayable: {why}")
     except Exception as e:
       if args.verbose: traceback.print_exc()
       if not isinstance(e, hook.MLIRCompileError):  # a rejection is counted by the hook
