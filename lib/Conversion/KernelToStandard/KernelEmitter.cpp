@@ -237,9 +237,10 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
     sig.globals.push_back(p->param().slot);
     sig.bufferElems.push_back(size);
   }
-  // Which stores stream is decided per store (streamAlignment: a buffer
-  // larger than the last-level cache); whether any may, here: the kernel is
-  // memory-bound by the target's ops-per-access bound.
+  // Which stores stream is decided per store (streamAlignment: a buffer of
+  // at least half the last-level cache); whether any may, here: the kernel's
+  // buffers together exceed that cache and it is memory-bound by the
+  // target's ops-per-access bound.
   size_t aluNodes = 0, accesses = 0;
   for (UOpRef u : topo) {
     if (isALU(u->op))
