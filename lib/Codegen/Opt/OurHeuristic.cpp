@@ -1319,9 +1319,10 @@ static bool outerProductTile(Scheduler &k) {
   llvm::DenseSet<UOpRef> readA = rangesOf(m->mul->src[0]), readB = rangesOf(m->mul->src[1]);
   auto rs = k.rngs();
   // An operand walking the store's axis contiguously is a matmul's or a
-  // conv's, unless that axis is shorter than the tile's 8 lanes: a weight
-  // gradient's store is contiguous along the window's taps (3 or 5), which
-  // its input walks too, and no vector fits there. beautiful_mnist's 3x3
+  // conv's, unless that axis is no multiple of the tile's 8 lanes: a weight
+  // gradient's store is contiguous along the window's taps (3 or 5, or 9
+  // where ky and kx merge), which its input walks too, and no vector fits
+  // there. beautiful_mnist's 3x3
   // one over the whole batch (r_512_6_6_64_64_3_3, a 6-pixel row no vector
   // divides, so no dotTile either): tinygrad's choices, the taps upcast and
   // the row unrolled, 51 ms at 2 threads; 8 output by 8 input channels 21-35
