@@ -1237,21 +1237,6 @@ bool verticalFold(Scheduler &k) {
   return false;
 }
 
-/// A reduce of a product whose operands each miss an output axis the other
-/// reads, C[i,j,..] += A[i,..,k] * B[j,..,k], neither operand contiguous
-/// along the store's axis, so no matmul or conv tile matched: a
-/// convolution's input gradient (the weights do not read the batch, the
-/// output gradient's window does not read the input channel, both gather
-/// along the map). tinygrad's choices upcast both by 4 and unroll a window
-/// row; an 8x8 outer product with the reduce a loop loads 8 + 8 values per
-/// 64 FMAs, the reduces loops as tinygrad nests them (the channels' sum per
-/// window tap). Better still, 8 of one axis by 16 lanes of the other over a
-/// panel of the operand those lanes gather (a windowed panel: the weights'
-/// tap is no affine form of the ranges), one vector load and 8 broadcasts
-/// per 128 FMAs. beautiful_mnist's 5x5 conv input gradient at batch 512,
-/// one thread, interleaved: 666 (tinygrad's 4x4 with its unroll) -> 339
-/// (8x8; 16x4 337, 8x4 381) -> 118-122 ms (8 x 16 over the panel;
-/// tinygrad's C 1113 ms).
 /// outerProductTile's tile where one operand reads no output axis of 8 of
 /// its own, only a window's taps: a weight gradient whose input has one
 /// channel (beautiful_mnist's first conv, dW[o, 0, ky, kx] summed over
@@ -1283,6 +1268,21 @@ static bool tapRowTile(Scheduler &k, const llvm::DenseSet<UOpRef> &readA, const 
   return true;
 }
 
+/// A reduce of a product whose operands each miss an output axis the other
+/// reads, C[i,j,..] += A[i,..,k] * B[j,..,k], neither operand contiguous
+/// along the store's axis, so no matmul or conv tile matched: a
+/// convolution's input gradient (the weights do not read the batch, the
+/// output gradient's window does not read the input channel, both gather
+/// along the map). tinygrad's choices upcast both by 4 and unroll a window
+/// row; an 8x8 outer product with the reduce a loop loads 8 + 8 values per
+/// 64 FMAs, the reduces loops as tinygrad nests them (the channels' sum per
+/// window tap). Better still, 8 of one axis by 16 lanes of the other over a
+/// panel of the operand those lanes gather (a windowed panel: the weights'
+/// tap is no affine form of the ranges), one vector load and 8 broadcasts
+/// per 128 FMAs. beautiful_mnist's 5x5 conv input gradient at batch 512,
+/// one thread, interleaved: 666 (tinygrad's 4x4 with its unroll) -> 339
+/// (8x8; 16x4 337, 8x4 381) -> 118-122 ms (8 x 16 over the panel;
+/// tinygrad's C 1113 ms).
 static bool outerProductTile(Scheduler &k) {
   if (work(k) < 16 * kMinWork || k.ast->src.size() != 1 || k.ast->src[0]->op != Op::END)
     return false;
