@@ -82,8 +82,10 @@ static std::string cacheKeyText(Operation *sink, const exec::BeamOptions &opts, 
   // v6: opts_to_apply repeat our heuristic's packing (v3), mask hoisting
   // (v4), reduce splits (v5) and the attention scores' reduce as lanes,
   // without the steps where an opt applies only so (ApplyOpts.cpp): an
-  // older result may name another kernel.
-  os << "tinygrad-mlir beam_search v6\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
+  // older result may name another kernel. v7: the heuristic's weight-
+  // gradient tiles (OurHeuristic.cpp) beat some results searched against
+  // the old ones, which a cache would keep returning.
+  os << "tinygrad-mlir beam_search v7\namt=" << opts.amt << "\ndevice=" << device << "\ntarget=" << target.name
      << " " << target.arch << " vector_bytes=" << target.vectorBytes << " threads=" << threads << "\n";
   Operation *scope = sink->getParentOfType<ModuleOp>();
   (scope ? scope : sink)->print(os, OpPrintingFlags().assumeVerified());
