@@ -1258,7 +1258,7 @@ bool verticalFold(Scheduler &k) {
     if (Scheduler::axisType(rs[a]) != AxisType::Weak || strideOf(k.ctx, sIdx, rs[a]) != 1 ||
         !noLoadStridesAlong(k, store->src[0], rs[a]))
       continue;
-    if (work(k) >= kMinWork && n % 8 != 0 && n % 4 == 0 && n <= 32)
+    if (work(k) >= kMinWork && n > 8 && n % 8 != 0 && n % 4 == 0 && n <= 32)
       return k.applyOpt({tg::OptOps::Upcast, (int64_t)a, 4}) && k.applyOpt({tg::OptOps::Upcast, (int64_t)a, n / 4});
     for (int64_t w : {8, 4})
       if (n % w == 0)
