@@ -12,20 +12,14 @@ reduce split over the wrong range, is off by far more than that.
 Needs libTinygradCAPI.so (`make build`).
 """
 import json
-import os
-import sys
 import unittest
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.dirname(HERE))
+from kernel_cases import ast_of, run_kernel
+from tinygrad_mlir import capi
+from tinygrad_mlir.capi import CAPIError
 
-from tinygrad_mlir import capi  # noqa: E402
-from tinygrad_mlir.capi import CAPIError  # noqa: E402
-
-INPUTS = os.path.join(REPO, "test", "Codegen", "Inputs")
 # packed by our heuristic, or split (test/Codegen/opts-reproduce-heuristic.test's kernels), small enough to run
 # often
 KERNELS = ["conv2d_8x64x56_pad1.json", "mnist_conv_input_grad_5x5.json", "conv2d_7x7_residual_downsample.json",
@@ -33,15 +27,6 @@ KERNELS = ["conv2d_8x64x56_pad1.json", "mnist_conv_input_grad_5x5.json", "conv2d
            "layernorm_mean_row_upcast.json", "llama_attention_scores.json"]
 # one more opt after the heuristic's: what BEAM's first round adds
 EXTRA = [None] + [["UPCAST", a, n] for a in range(3) for n in (2, 4)] + [["UNROLL", a, n] for a in range(2) for n in (0, 4)]
-
-
-def ast_of(name):
-    """The kernel's AST as the heuristic sees it (any opts_to_apply it was saved with dropped)."""
-    with open(os.path.join(INPUTS, name), encoding="utf-8") as f:
-        case = json.load(f)
-    ast = case["ast"] if "ast" in case else case
-    next(n for n in ast["nodes"] if n["id"] == ast["root"])["arg"]["opts_to_apply"] = None
-    return ast
 
 
 def with_opts(ast, opts):
@@ -59,22 +44,8 @@ class TestHeuristicStepsValues(unittest.TestCase):
 
     def compile(self, ast, mode):
         """(object bytes, output values on seeded inputs) of `ast` compiled with TG_OPTS=mode (None: ours)."""
-        old = os.environ.pop("TG_OPTS", None)
-        if mode is not None:
-            os.environ["TG_OPTS"] = mode
-        try:
-            with self.ctx.import_json(json.dumps(ast), name="k") as mod, mod.compile_cpu(2) as k:
-                info = k.info
-                rng = np.random.default_rng(7)
-                bufs = [self.dev.buffer((rng.random(max(1, n), dtype=np.float32) * 2 - 1).tobytes())
-                        for n in info["global_elements"]]
-                k.load(self.dev)(bufs, [0] * len(info["vars"]))
-                out = bufs[info["globals"].index(info["outs"][0])]
-                return bytes(k.object), np.frombuffer(out.read(), dtype=np.float32).copy()
-        finally:
-            os.environ.pop("TG_OPTS", None)
-            if old is not None:
-                os.environ["TG_OPTS"] = old
+        obj, _, values = run_kernel(self.ctx, self.dev, ast, mode, seed=7)
+        return obj, values
 
     def test_packed_or_split_candidates_compute_the_plain_values(self):
         compared = stepped = 0

@@ -11,32 +11,17 @@ far more. Each kernel's opts must also differ from tinygrad's, or the tile was n
 
 Needs libTinygradCAPI.so (`make build`).
 """
-import json
-import os
-import sys
 import unittest
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.dirname(HERE))
+from kernel_cases import ast_of, run_kernel
+from tinygrad_mlir import capi
 
-from tinygrad_mlir import capi  # noqa: E402
-
-INPUTS = os.path.join(REPO, "test", "Codegen", "Inputs")
 # (kernel, exact): outerProductTile's and tapRowTile's kernels are bit for bit; dotTile's split its reduce
 KERNELS = [("mnist_conv_weight_grad_3x3_whole_batch.json", True), ("mnist_conv1_weight_grad_5x5.json", True),
            ("mnist_conv_input_grad_3x3_unsummed.json", True), ("mnist_conv_weight_grad_3x3.json", False),
            ("mnist_conv_weight_grad_5x5.json", False)]
-
-
-def ast_of(name):
-    with open(os.path.join(INPUTS, name), encoding="utf-8") as f:
-        case = json.load(f)
-    ast = case["ast"] if "ast" in case else case
-    next(n for n in ast["nodes"] if n["id"] == ast["root"])["arg"]["opts_to_apply"] = None
-    return ast
 
 
 class TestHeuristicTileValues(unittest.TestCase):
@@ -45,32 +30,12 @@ class TestHeuristicTileValues(unittest.TestCase):
         cls.ctx = capi.Context()
         cls.dev = capi.Device("CPU")
 
-    def run_kernel(self, ast, mode):
-        """(applied opts, output values on seeded inputs) of `ast` compiled with TG_OPTS=mode (None: ours)."""
-        old = os.environ.pop("TG_OPTS", None)
-        if mode is not None:
-            os.environ["TG_OPTS"] = mode
-        try:
-            with self.ctx.import_json(json.dumps(ast), name="k") as mod, mod.compile_cpu(2) as k:
-                info = k.info
-                opts = [(o["op"], o["axis"], o["arg"]) for o in k.result()["uops"]["applied_opts"]]
-                rng = np.random.default_rng(11)
-                bufs = [self.dev.buffer((rng.random(max(1, n), dtype=np.float32) * 2 - 1).tobytes())
-                        for n in info["global_elements"]]
-                k.load(self.dev)(bufs, [0] * len(info["vars"]))
-                out = bufs[info["globals"].index(info["outs"][0])]
-                return opts, np.frombuffer(out.read(), dtype=np.float32).copy()
-        finally:
-            os.environ.pop("TG_OPTS", None)
-            if old is not None:
-                os.environ["TG_OPTS"] = old
-
     def test_tiles_compute_tinygrads_values(self):
         for name, exact in KERNELS:
             with self.subTest(kernel=name):
                 ast = ast_of(name)
-                ours_opts, ours = self.run_kernel(ast, None)
-                theirs_opts, theirs = self.run_kernel(ast, "tinygrad")
+                _, ours_opts, ours = run_kernel(self.ctx, self.dev, ast, None, seed=11)
+                _, theirs_opts, theirs = run_kernel(self.ctx, self.dev, ast, "tinygrad", seed=11)
                 self.assertNotEqual(ours_opts, theirs_opts, "the heuristic took tinygrad's choices: no tile tested")
                 self.assertGreater(float(np.abs(theirs).max()), 0.0)
                 if exact:
