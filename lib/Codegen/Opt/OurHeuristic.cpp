@@ -1396,8 +1396,7 @@ static bool outerProductTile(Scheduler &k) {
   {
     int64_t lanes = k.target.vectorBytes / 4;
     UOpRef mul = m->mul;
-    for (auto [opIdx, ownReads, otherReads, otherOnly] :
-         {std::tuple(0, &readA, &readB, onlyB), std::tuple(1, &readB, &readA, onlyA)}) {
+    for (auto [opIdx, otherReads, otherOnly] : {std::tuple(0, &readB, onlyB), std::tuple(1, &readA, onlyA)}) {
       UOpRef load = soleLoad(mul->src[opIdx]);
       UOpRef idx = load ? idxOf(load) : nullptr;
       if (!idx)
