@@ -697,6 +697,23 @@ class TestRandomKernels(unittest.TestCase):
         out = self.only(2172, 33, "--layers", "--candidates", "6")
         self.assertRegex(out, r"BEAM candidates: [1-9][0-9]* compiled, [1-9][0-9]* runs checked, 0 mismatched")
 
+    def test_beam_candidates_are_compared_scaled_under_exact_checks(self):
+        # Program 16: a conv weight gradient whose candidates sum in their own order. Under
+        # TINYGRAD_MLIR_CHECK=exact they were compared with our kernel bit for bit, and 4 of 13 "differed"
+        # (68fd7fe: always within 1e-5 of each output's largest magnitude). Our own kernel differs from
+        # tinygrad's bit for bit there too (its tile's sum order): that program fails under exact, and only
+        # as that class (it matches under tinygrad's opts).
+        script = os.path.join(os.path.dirname(PYDIR), "scripts", "random-kernels.py")
+        p = run_py([PY, script, "--layers", "--candidates", "4", "--programs", "17", "--seed", "2173", "--only",
+                    "16"], "CPU:MLIR", {"PARALLEL": "0", "CACHELEVEL": "0", "CC": "clang-22",
+                                        "TINYGRAD_MLIR_CHECK": "exact"}, cwd=TG)
+        self.assertRegex(p.stdout, r"BEAM candidates: [1-9][0-9]* compiled, [1-9][0-9]* runs checked, 0 mismatched",
+                         p.stdout[-4000:] + p.stderr[-4000:])
+        self.assertIn("0 rejected, 0 failed", p.stdout)
+        self.assertNotIn("failed by their BEAM candidates", p.stdout)
+        self.assertRegex(p.stdout, r"kernels checked, 0 unchecked, 0 mismatched|"
+                                   r"with tinygrad's opts \(TG_OPTS=tinygrad\) 1 of the 1 failing programs match")
+
     def test_assignments_into_slices_match(self):
         # setitem into strided slices: program 49 of seed 1601 stored one lane's value where its
         # neighbour's belonged (a lane segment placed from a masked first lane; EmitMemory.cpp)
