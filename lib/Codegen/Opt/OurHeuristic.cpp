@@ -19,7 +19,10 @@
 // maps whose width is not a multiple of 8, smallMapConvTile, and one for
 // odd maps, oddMapConvTile); a conv whose sum is masked per output pixel
 // (fused into the next op's padding) gets them with the mask hoisted out
-// of the reduce (hoistReduceMask). Long
+// of the reduce (hoistReduceMask). A product whose operands each miss an
+// output axis the other reads, neither contiguous along the store (a conv's
+// input or weight gradient), gets their outer product (outerProductTile;
+// tapRowTile where one operand's own axes are only a window's taps). Long
 // float reduces independent accumulators, large elementwise kernels 16
 // lanes. The THREAD split follows as in tinygrad. Everything else keeps
 // tinygrad's choices (its structure, so its outputs bit for bit where they
