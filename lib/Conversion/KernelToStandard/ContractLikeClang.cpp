@@ -5,7 +5,8 @@
 // the same expression, the left operand first (`x*y + u*v` fuses x*y), and
 // `a*b - c`, `c - a*b` likewise. The renderer inlines a value used once, so
 // the emitter's single-use mulf feeding an addf or subf in the same block is
-// exactly such an operand. Left to LLVM's instruction selection (which fuses
+// exactly such an operand (or, as clang looks through it, the negation of
+// one). Left to LLVM's instruction selection (which fuses
 // the same pairs when both carry `contract`), the choice could be undone by
 // the vectorizers: a product the SLP vectorizer packs into a vector while
 // its sum stays scalar reaches the add through an extract and is no longer
@@ -29,8 +30,22 @@ static bool contracts(Operation *op) {
   return fm && arith::bitEnumContainsAll(fm.getValue(), arith::FastMathFlags::contract);
 }
 
-/// `v` as the product clang would fuse into its user `user`.
-static arith::MulFOp fusableProduct(Value v, Operation *user) {
+/// `v` as the product clang would fuse into its user `user`. Clang looks
+/// through a negation of a product used only there (`-(a*b) + c` is
+/// fmuladd(-a, b, c); tinygrad's C writes a negated unrolled sum
+/// `-(a*b)-(c*d)-...`): `neg` says it did.
+static arith::MulFOp fusableProduct(Value v, Operation *user, bool &neg) {
+  neg = false;
+  if (auto n = v.getDefiningOp<arith::NegFOp>()) {
+    if (!n->hasOneUse() || n->getBlock() != user->getBlock())
+      return {};
+    bool inner;
+    arith::MulFOp m = fusableProduct(n.getOperand(), n, inner);
+    if (!m || inner)
+      return {};
+    neg = true;
+    return m;
+  }
   auto mul = v.getDefiningOp<arith::MulFOp>();
   if (!mul || !contracts(mul) || !mul->hasOneUse() || mul->getBlock() != user->getBlock())
     return {};
@@ -62,23 +77,27 @@ void contractLikeClang(FunctionOpInterface fn, bool fusedFMA) {
     bool sub = isa<arith::SubFOp>(op);
     OpBuilder b(op);
     Location loc = op->getLoc();
-    arith::MulFOp m = fusableProduct(l, op);
+    bool neg;
+    arith::MulFOp m = fusableProduct(l, op, neg);
     bool left = bool(m);
-    if (!m && !(m = fusableProduct(r, op)))
+    if (!m && !(m = fusableProduct(r, op, neg)))
       continue;
+    Operation *negOp = neg ? *m->getUsers().begin() : nullptr;
     Value fma;
     if (left) {
-      // a*b + c, a*b - c
+      // a*b + c, a*b - c (-(a*b) + c: -a)
       Value c = sub ? arith::NegFOp::create(b, loc, r).getResult() : r;
-      fma = fusedFMA ? math::FmaOp::create(b, loc, m.getLhs(), m.getRhs(), c).getResult()
-                     : fmaViaF64(b, loc, m.getLhs(), m.getRhs(), c);
+      Value a = neg ? arith::NegFOp::create(b, loc, m.getLhs()).getResult() : m.getLhs();
+      fma = fusedFMA ? math::FmaOp::create(b, loc, a, m.getRhs(), c).getResult() : fmaViaF64(b, loc, a, m.getRhs(), c);
     } else {
-      // c + a*b, c - a*b
-      Value a = sub ? arith::NegFOp::create(b, loc, m.getLhs()).getResult() : m.getLhs();
+      // c + a*b, c - a*b (c + -(a*b): -a, c - -(a*b): a)
+      Value a = sub != neg ? arith::NegFOp::create(b, loc, m.getLhs()).getResult() : m.getLhs();
       fma = fusedFMA ? math::FmaOp::create(b, loc, a, m.getRhs(), l).getResult() : fmaViaF64(b, loc, a, m.getRhs(), l);
     }
     op->getResult(0).replaceAllUsesWith(fma);
     op->erase();
+    if (negOp)
+      negOp->erase();
     m->erase();
   }
 }

@@ -76,7 +76,7 @@ struct LinearForm {
     if (UOpRef r = memo.lookup(u))
       return r;
     UOpRef r;
-    if (u->op == K::REDUCE && reduceValues.count(u)) {
+    if (reduceValues.count(u)) {
       r = (*this)(reduceValues.lookup(u));
     } else {
       SmallVector<UOpRef, 4> src;

@@ -47,6 +47,28 @@ Value Emitter::emitL(UOpRef u) {
     }
   } else if (u->op == K::REDUCE) {
     v = emitReduce(u, depth);
+  } else if (UOpRef r = negatedFold(u)) {
+    int rDepth = depthOf(r);
+    bool negated = true;
+    Value rv = rDepth < 0 ? Value() : emitReduce(r, rDepth, &negated);
+    if (!rv)
+      return {};
+    if (negated) {
+      // The negated chain is this node's value; the REDUCE has none of
+      // its own (this was its only user).
+      reduceValues[u] = reduceValues.lookup(r);
+      memo[u] = {rv, unsigned(std::max(depth, rDepth)), scopes[std::max(depth, rDepth)].id, Value()};
+      return rv;
+    }
+    // Not a chain negated term by term (EmitReduce.cpp says where): the
+    // REDUCE's value, negated as any product by -1.
+    memo[r] = {rv, unsigned(rDepth), scopes[rDepth].id, promotedOut};
+    promotedOut = {};
+    for (UOpRef s : u->src)
+      if (!emitL(s))
+        return {};
+    setInsertionAt(depth);
+    v = emitNode(u);
   } else if (u->op == K::AFTER) {
     v = emitAfter(u, depth);
   } else if (Value w = u->op == K::WHERE ? laneStaticWhere(u, depth) : Value()) {
@@ -75,6 +97,37 @@ Value Emitter::emitL(UOpRef u) {
   promotedOut = {};
   noteValue(u, v);
   return v;
+}
+
+UOpRef Emitter::negatedFold(UOpRef u) {
+  if (u->dtype != DType::Float32 && u->dtype != DType::Float64)
+    return nullptr;
+  auto isMinusOne = [](UOpRef c) {
+    if (c->op != K::CONST)
+      return false;
+    Scalar v = c->val();
+    return v.isFloat() ? v.f == -1.0 : v.isInt() && v.i == -1;
+  };
+  // x * -1, or the NEG our late rewrites make of it (after tinygrad's
+  // symbolic has distributed it, as there).
+  UOpRef r = u->op == K::NEG && u->src.size() == 1 ? u->src[0]
+             : u->op != K::MUL || u->src.size() != 2 ? nullptr
+             : isMinusOne(u->src[1])                 ? u->src[0]
+             : isMinusOne(u->src[0])                 ? u->src[1]
+                                                     : nullptr;
+  if (!r || r->op != K::REDUCE || r->dtype != u->dtype || users.lookup(r) != 1 || memo.count(r) ||
+      laneShape(r) != laneShape(u))
+    return nullptr;
+  auto kind = r->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(r->arg.attrs.get("kind")) : tg::ReduceKindAttr();
+  if (!kind || kind.getValue() != tg::ReduceKind::Add)
+    return nullptr;
+  // Loop-free: every reduce range is lanes (tinygrad's value is then the
+  // ADD chain itself; after a loop it is the accumulator's LOAD, which the
+  // -1 does not enter).
+  SmallVector<UOpRef, 4> ranges = closedRanges(r);
+  if (ranges.empty() || !llvm::all_of(ranges, [&](UOpRef x) { return x->op == K::RANGE && isLaneRange(x); }))
+    return nullptr;
+  return r;
 }
 
 Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {

@@ -11,7 +11,12 @@
 
 namespace mlir::tinygrad::kernel_emitter {
 
-Value Emitter::emitReduce(UOpRef u, unsigned depth) {
+Value Emitter::emitReduce(UOpRef u, unsigned depth, bool *negate) {
+  // Asked for `-1 * REDUCE` (negatedFold): done only on the plain chain of
+  // a loop-free fold (horizontal, below); elsewhere the caller negates.
+  bool negateWanted = negate && *negate;
+  if (negate)
+    *negate = false;
   auto kindAttr = u->arg.attrs ? dyn_cast_or_null<tg::ReduceKindAttr>(u->arg.attrs.get("kind"))
                                : tg::ReduceKindAttr();
   if (!kindAttr)
@@ -328,6 +333,25 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth) {
           cur = addLeaves(cur, c);
         if (cur)
           return cur;
+      }
+      // `-1 * (t0 + t1 + ...)` as tinygrad's symbolic distributes it:
+      // -(t0) - t1 - ..., each product after the first fused into its
+      // subtraction by contractLikeClang as clang fuses `cur - a*b`. Not
+      // where the chain above is more than term after term (leaves, lanes
+      // of inlined ADDs, a hoisted gate, a half chain): those negate the
+      // sum.
+      if (negateWanted && !pairwise && leaves.empty() && inlined.empty() && !halfChain && !hoistedCond &&
+          terms.size() > 1) {
+        Value cur = arith::NegFOp::create(b, loc, terms[0]);
+        chain = sc.get(K::NEG, sc.typeFor(dt), {u->src[0]});
+        note(cur.getDefiningOp(), chain, nOutLanes);
+        for (size_t c = 1; c < terms.size(); ++c) {
+          cur = arith::SubFOp::create(b, loc, cur, terms[c], contract());
+          chain = sc.get(K::SUB, sc.typeFor(dt), {chain, u->src[0]});
+          note(cur.getDefiningOp(), chain, nOutLanes);
+        }
+        *negate = true;
+        return cur;
       }
       Value cur = terms[0];
       for (size_t c = 1; c < terms.size(); ++c) {

@@ -382,7 +382,16 @@ private:
   Value emit(UOpRef u);
   Value emitNode(UOpRef u);
   Value emitNodeOp(UOpRef u, ArrayRef<Value> in);
-  Value emitReduce(UOpRef u, unsigned depth);
+  /// `negate` (in: wanted, out: done): the value negated as tinygrad
+  /// computes `-1 * REDUCE` (see negatedFold).
+  Value emitReduce(UOpRef u, unsigned depth, bool *negate = nullptr);
+  /// For `x * -1` (or NEG x) of a float loop-free ADD REDUCE used only
+  /// there: that REDUCE (null where not). tinygrad's symbolic distributes the -1 over
+  /// the unrolled sum's ADD chain, `-1*(x+y) -> (-x)+(-y)`, so its C is
+  /// `-(t0)-(t1)-...`: the first term's product rounded and negated, each
+  /// later one fused as `cur - a*b`, and an exact zero sum of the negated
+  /// terms is +0.0 where -(+0.0) is -0.0 (random-kernels seed 1945 #7).
+  UOpRef negatedFold(UOpRef u);
   /// A WHERE whose condition depends on lane ranges only, each lane's
   /// branch picked statically (null, error unset, where it does not apply).
   Value laneStaticWhere(UOpRef u, unsigned depth);
@@ -580,7 +589,8 @@ private:
   /// A do-while's condition, listed as its END's third source.
   llvm::DenseMap<Operation *, UOpRef> loopConds;
   /// What a REDUCE's value is in the linear form: its accumulator's LOAD
-  /// after the loop, or the last op of a horizontal fold.
+  /// after the loop, or the last op of a horizontal fold; also the `x * -1`
+  /// of a fold emitted negated (negatedFold), no ALU of its own.
   llvm::DenseMap<UOpRef, UOpRef> reduceValues;
   /// WHEREs emitted as a lane shuffle (laneStaticWhere): a STACK of their
   /// branches' lanes in the linear form, no ALU.
