@@ -30,26 +30,53 @@ static bool contracts(Operation *op) {
   return fm && arith::bitEnumContainsAll(fm.getValue(), arith::FastMathFlags::contract);
 }
 
-/// `v` as the product clang would fuse into its user `user`. Clang looks
-/// through a negation of a product used only there (`-(a*b) + c` is
-/// fmuladd(-a, b, c); tinygrad's C writes a negated unrolled sum
-/// `-(a*b)-(c*d)-...`): `neg` says it did.
-static arith::MulFOp fusableProduct(Value v, Operation *user, bool &neg) {
-  neg = false;
+/// A product clang would fuse into the sum `user` it is an operand of.
+struct Fusable {
+  arith::MulFOp mul;
+  /// The negation clang looks through (`-(a*b) + c` is fmuladd(-a, b, c);
+  /// tinygrad's C writes a negated unrolled sum `-(a*b)-(c*d)-...`).
+  arith::NegFOp neg;
+  /// The per-lane folds of padded lanes (Emitter::foldZeroLanes): select(M,
+  /// K, a*b) or select(M, a*b, K), M and K constants. tinygrad's C writes
+  /// each lane on its own: a kept lane's bare product is fused as anywhere,
+  /// a folded lane is the constant (random-kernels seed 2174 #82: a padded
+  /// sine's Cody-Waite terms and polynomial went unfused in our kept lanes).
+  arith::SelectOp lanes;
+  explicit operator bool() const { return bool(mul); }
+};
+
+static bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
+
+static Fusable fusableProduct(Value v, Operation *user) {
+  Fusable f;
+  if (auto sel = v.getDefiningOp<arith::SelectOp>()) {
+    if (!sel->hasOneUse() || sel->getBlock() != user->getBlock() || !isConstant(sel.getCondition()))
+      return {};
+    Value x = isConstant(sel.getTrueValue()) ? sel.getFalseValue()
+              : isConstant(sel.getFalseValue()) ? sel.getTrueValue()
+                                                : Value();
+    auto mul = x ? x.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+    if (!mul || !contracts(mul) || !mul->hasOneUse() || mul->getBlock() != user->getBlock())
+      return {};
+    f.mul = mul;
+    f.lanes = sel;
+    return f;
+  }
   if (auto n = v.getDefiningOp<arith::NegFOp>()) {
     if (!n->hasOneUse() || n->getBlock() != user->getBlock())
       return {};
-    bool inner;
-    arith::MulFOp m = fusableProduct(n.getOperand(), n, inner);
-    if (!m || inner)
+    auto mul = n.getOperand().getDefiningOp<arith::MulFOp>();
+    if (!mul || !contracts(mul) || !mul->hasOneUse() || mul->getBlock() != user->getBlock())
       return {};
-    neg = true;
-    return m;
+    f.mul = mul;
+    f.neg = n;
+    return f;
   }
   auto mul = v.getDefiningOp<arith::MulFOp>();
   if (!mul || !contracts(mul) || !mul->hasOneUse() || mul->getBlock() != user->getBlock())
     return {};
-  return mul;
+  f.mul = mul;
+  return f;
 }
 
 /// fma(a, b, c) for f32 operands through exact f64 products.
@@ -77,12 +104,12 @@ void contractLikeClang(FunctionOpInterface fn, bool fusedFMA) {
     bool sub = isa<arith::SubFOp>(op);
     OpBuilder b(op);
     Location loc = op->getLoc();
-    bool neg;
-    arith::MulFOp m = fusableProduct(l, op, neg);
-    bool left = bool(m);
-    if (!m && !(m = fusableProduct(r, op, neg)))
+    Fusable f = fusableProduct(l, op);
+    bool left = bool(f);
+    if (!f && !(f = fusableProduct(r, op)))
       continue;
-    Operation *negOp = neg ? *m->getUsers().begin() : nullptr;
+    arith::MulFOp m = f.mul;
+    bool neg = bool(f.neg);
     Value fma;
     if (left) {
       // a*b + c, a*b - c (-(a*b) + c: -a)
@@ -94,10 +121,23 @@ void contractLikeClang(FunctionOpInterface fn, bool fusedFMA) {
       Value a = sub != neg ? arith::NegFOp::create(b, loc, m.getLhs()).getResult() : m.getLhs();
       fma = fusedFMA ? math::FmaOp::create(b, loc, a, m.getRhs(), l).getResult() : fmaViaF64(b, loc, a, m.getRhs(), l);
     }
+    if (f.lanes) {
+      // The folded lanes: the sum of their constant, as before.
+      arith::SelectOp sel = f.lanes;
+      bool productIfTrue = sel.getTrueValue() == m.getResult();
+      Value k = productIfTrue ? sel.getFalseValue() : sel.getTrueValue();
+      Operation *folded = b.clone(*op);
+      folded->setOperand(left ? 0 : 1, k);
+      Value kept = fma, other = folded->getResult(0);
+      fma = arith::SelectOp::create(b, loc, sel.getCondition(), productIfTrue ? kept : other,
+                                    productIfTrue ? other : kept);
+    }
     op->getResult(0).replaceAllUsesWith(fma);
     op->erase();
-    if (negOp)
-      negOp->erase();
+    if (f.neg)
+      f.neg->erase();
+    if (f.lanes)
+      f.lanes->erase();
     m->erase();
   }
 }
