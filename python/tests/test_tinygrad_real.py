@@ -192,6 +192,36 @@ class TestExp2BitsAsTinygrad(unittest.TestCase):
             self.assertEqual(a, b, f"{k}: {sum(x != y for x, y in zip(a, b))} of {len(b)} bytes differ")
 
 
+# The sign of a negated sum's exact zero, bit for bit: tinygrad's sym distributes a -1 over the chain of an
+# unrolled (loop-free) sum, -(t0)-(t1)-..., where an exactly zero sum of the negated terms is +0.0, while a
+# sum over a loop is negated whole (its accumulator), -(+0.0) = -0.0; a dot's products fuse as clang fuses
+# that C (through the first negation). Rows of signed zeros, cancelling pairs and random values.
+NEGATED_SUM_BITS = textwrap.dedent("""
+    import json, numpy as np
+    from tinygrad import Tensor
+    rng = np.random.default_rng(5)
+    z = np.array([[0.0, -0.0, 0.0, 0.0], [-0.0, -0.0, -0.0, -0.0], [1.5, -1.5, 0.0, -0.0], [2.0, 0.0, -2.0, -0.0]], np.float32)
+    x = np.concatenate([z, rng.standard_normal((4, 4)).astype(np.float32)])
+    w = np.array([[1.0], [-1.0], [2.0], [-3.0]], np.float32)
+    big = np.zeros((3, 2048), np.float32); big[0, ::2] = -0.0; big[1] = -0.0; big[2, :4] = [1, -1, 0, 0]
+    bits = lambda t: t.numpy().view(np.uint32).ravel().tolist()
+    out = {"neg_sum": bits(-(Tensor(x).sum(1))), "neg_dot": bits(-(Tensor(x) @ Tensor(w))),
+           "neg_sum_times": bits(-(Tensor(x).sum(1)) * 2), "recip_neg_sum": bits(1 / -(Tensor(x).sum(1))),
+           "neg_sum_loop": bits(-(Tensor(big).sum(1))), "neg_add": bits(-(Tensor(x[:, :2]) + Tensor(x[:, 2:])))}
+    print("RESULT " + json.dumps(out))
+""")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class TestNegatedSumBitsAsTinygrad(unittest.TestCase):
+    def test_negated_sum_bits(self):
+        ref = result_of(run_py(NEGATED_SUM_BITS, "CPU"))
+        ours = result_of(run_py("import tinygrad_mlir.tinygrad\n" + NEGATED_SUM_BITS, "CPU:MLIR"))
+        self.assertEqual(sorted(ours), sorted(ref))
+        for k in ref:
+            self.assertEqual(ours[k], ref[k], k)
+
+
 # compile_threads.compile_all with stand-in compiles: the compiler's part of each (backend.PYTHON_LOCK
 # released) overlaps across threads, their Python never does, and a failure is the earliest kernel's.
 COMPILE_THREADS = textwrap.dedent("""

@@ -57,17 +57,17 @@ Value Emitter::emitL(UOpRef u) {
       // The negated chain is this node's value; the REDUCE has none of
       // its own (this was its only user).
       reduceValues[u] = reduceValues.lookup(r);
-      memo[u] = {rv, unsigned(std::max(depth, rDepth)), scopes[std::max(depth, rDepth)].id, Value()};
+      memo[u] = {rv, unsigned(rDepth), scopes[rDepth].id, Value()}; // placed where the REDUCE is
       return rv;
     }
     // Not a chain negated term by term (EmitReduce.cpp says where): the
     // REDUCE's value, negated as any product by -1.
     memo[r] = {rv, unsigned(rDepth), scopes[rDepth].id, promotedOut};
-    promotedOut = {};
     for (UOpRef s : u->src)
       if (!emitL(s))
         return {};
     setInsertionAt(depth);
+    promotedOut = {};
     v = emitNode(u);
   } else if (u->op == K::AFTER) {
     v = emitAfter(u, depth);

@@ -335,11 +335,12 @@ Value Emitter::emitReduce(UOpRef u, unsigned depth, bool *negate) {
           return cur;
       }
       // `-1 * (t0 + t1 + ...)` as tinygrad's symbolic distributes it:
-      // -(t0) - t1 - ..., each product after the first fused into its
-      // subtraction by contractLikeClang as clang fuses `cur - a*b`. Not
-      // where the chain above is more than term after term (leaves, lanes
-      // of inlined ADDs, a hoisted gate, a half chain): those negate the
-      // sum.
+      // -(t0) - t1 - ... Products fuse as clang fuses that C
+      // (contractLikeClang): the first, through its negation, into the
+      // second's subtraction, fmuladd(-a0, b0, -(a1*b1)), each later one
+      // into `cur - a*b`. Not where the chain above is more than term
+      // after term (leaves, lanes of inlined ADDs, a hoisted gate, a half
+      // chain): those negate the sum.
       if (negateWanted && !pairwise && leaves.empty() && inlined.empty() && !halfChain && !hoistedCond &&
           terms.size() > 1) {
         Value cur = arith::NegFOp::create(b, loc, terms[0]);
