@@ -110,6 +110,10 @@ out = {
   "matmul_relu": float(np.abs((Tensor(x) @ Tensor(y)).relu().numpy() - np.maximum(x @ y, 0)).max()),
   "softmax": float(np.abs(Tensor(x).softmax(axis=1).numpy() - np.exp(x) / np.exp(x).sum(1, keepdims=True)).max()),
   "int_where": Tensor([3, -4, 5]).maximum(0).tolist(),
+  # INT_MIN's remainder keeps its sign (upstream's SPIR-V emulation of remsi lost it)
+  "int64_mod": (Tensor([-2**63, -2**63 + 1, -1, 9], dtype="int64") % 7).tolist(),
+  "int64_mod_neg": (Tensor([-2**63, -2**63 + 1, -1, 9], dtype="int64") % -7).tolist(),
+  "int32_mod": (Tensor([-2**31, -2**31 + 1, -1, 9], dtype="int32") % 7).tolist(),
   "compiled": hook.stats["compiled"],
 }
 print("RESULT " + json.dumps(out))
@@ -139,6 +143,8 @@ class TestTinygradOnVulkan(unittest.TestCase):
         self.assertLess(r["matmul_relu"], 1e-5)
         self.assertLess(r["softmax"], 1e-6)
         self.assertEqual(r["int_where"], [3, 0, 5])
+        for key, lo, d in (("int64_mod", -2**63, 7), ("int64_mod_neg", -2**63, -7), ("int32_mod", -2**31, 7)):
+            self.assertEqual(r[key], [x % d for x in (lo, lo + 1, -1, 9)], key)  # Python's %: tinygrad's
         self.assertGreaterEqual(r["compiled"], 5)  # every kernel through our compiler
 
     def test_capi_compiles_for_vulkan_and_refuses_unknown_targets(self):

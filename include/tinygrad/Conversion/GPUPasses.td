@@ -106,7 +106,11 @@ def GPULegalizeArithForSPIRV : Pass<"tg-gpu-legalize-arith-for-spirv", "::mlir::
     min, max, shifts, signed comparisons) as the same op on `i32`: the
     operands zero-extended, or sign-extended for the signed ops (true is
     -1 as an i1), and the result truncated back to `i1`. and/or/xor,
-    select and eq/ne/unsigned comparisons have bool forms and stay.
+    select and eq/ne/unsigned comparisons have bool forms and stay. A
+    signed remainder becomes `a - (a / b) * b`: convert-arith-to-spirv's
+    emulation of `arith.remsi` (OpUMod of the operands' absolute values,
+    negated unless `a == abs(a)`) gave INT_MIN's remainder the wrong sign,
+    abs(INT_MIN) being INT_MIN.
     Part of tg-gpu-to-spirv, before tg-gpu-sign-extend-by-shifts.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

@@ -1,7 +1,7 @@
 //===- LegalizeArith.cpp - tg-gpu-legalize-arith-for-spirv -----------------===//
 //
-// Floor/ceil divisions expanded, bool integer arithmetic computed in i32
-// (why: GPUPasses.td).
+// Floor/ceil divisions expanded, signed remainders through the division,
+// bool integer arithmetic computed in i32 (why: GPUPasses.td).
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Conversion/GPUPasses.h"
@@ -71,12 +71,30 @@ struct WidenBoolArith : RewritePattern {
   }
 };
 
+/// A signed remainder as `a - (a / b) * b`. convert-arith-to-spirv emulates
+/// arith.remsi as OpUMod of the operands' OpSAbs, negated unless `a ==
+/// abs(a)`; abs(INT_MIN) is INT_MIN, so INT_MIN's remainder kept the wrong
+/// sign (INT64_MIN % 7 was 1, its floor mod 1 for 6: random-kernels seed
+/// 2213 #83 on lavapipe). The truncating division it has is right there,
+/// and the product and difference wrap as the remainder needs.
+struct RemSIByDivision : OpRewritePattern<arith::RemSIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemSIOp op, PatternRewriter &rw) const override {
+    if (isBool(op.getType()))
+      return failure(); // WidenBoolArith's first
+    Location loc = op.getLoc();
+    Value q = arith::DivSIOp::create(rw, loc, op.getLhs(), op.getRhs());
+    rw.replaceOpWithNewOp<arith::SubIOp>(op, op.getLhs(), arith::MulIOp::create(rw, loc, q, op.getRhs()));
+    return success();
+  }
+};
+
 struct GPULegalizeArithForSPIRV
     : mlir::tinygrad::impl::GPULegalizeArithForSPIRVBase<GPULegalizeArithForSPIRV> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-    patterns.add<WidenBoolArith>(&getContext());
+    patterns.add<WidenBoolArith, RemSIByDivision>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -21,6 +21,14 @@
 // CHECK-LABEL: gpu.func @floordiv
 // CHECK-NOT: arith.floordivsi
 // CHECK: arith.divsi
+// A signed remainder is a - (a / b) * b (upstream's emulation: INT_MIN's
+// sign wrong); an unsigned one stays.
+// CHECK-LABEL: gpu.func @remainders
+// CHECK-NOT: arith.remsi
+// CHECK: %[[Q:.*]] = arith.divsi %arg0, %arg1 : i64
+// CHECK: %[[P:.*]] = arith.muli %[[Q]], %arg1 : i64
+// CHECK: arith.subi %arg0, %[[P]] : i64
+// CHECK: arith.remui %arg0, %arg1 : i64
 gpu.module @m {
   gpu.func @bool_ops(%a: i1, %b: i1, %out: memref<?xi32>) kernel {
     %m = arith.muli %a, %b : i1
@@ -42,6 +50,15 @@ gpu.module @m {
     %q = arith.floordivsi %a, %b : i32
     %i0 = arith.constant 0 : index
     memref.store %q, %out[%i0] : memref<?xi32>
+    gpu.return
+  }
+  gpu.func @remainders(%a: i64, %b: i64, %out: memref<?xi64>) kernel {
+    %r = arith.remsi %a, %b : i64
+    %u = arith.remui %a, %b : i64
+    %i0 = arith.constant 0 : index
+    %i1 = arith.constant 1 : index
+    memref.store %r, %out[%i0] : memref<?xi64>
+    memref.store %u, %out[%i1] : memref<?xi64>
     gpu.return
   }
 }
