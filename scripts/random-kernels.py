@@ -684,7 +684,12 @@ def main():
       finally:
         tinygrad_tensor.transform_to_call = transform_to_call
       if args.replay and graphs and (hook.stats["mismatched"], hook.stats["failed"]) == before:
-        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target, scaled=args.layers)
+        # On a GPU target the kernels take tinygrad's GPU heuristic, whose GROUP/GROUPTOP sum partial
+        # products in local memory, unfused (seed 2219 #45: a 3x12x16 batched matmul, 1 of 432 floats
+        # off by 2.5e-5 where the sum cancels): a float sum's order there is not the CPU program's the
+        # reference ran, as between tinygrad's own GPU and CPU backends. Integers stay exact.
+        status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target,
+                             scaled=args.layers or args.replay_target != "cpu")
         replays[status] += 1
         replayed = why if status == "failed" else None
         if args.verbose and status == "not replayable": print(f"program {i}: not replayable: {why}")
