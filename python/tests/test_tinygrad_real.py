@@ -866,6 +866,16 @@ class TestRandomKernels(unittest.TestCase):
         self.assertRegex(out, r"replayed through our scheduler for vulkan: [1-9][0-9]* match, 0 fail")
 
     @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_vulkan_replays_of_a_grouped_contraction_and_an_int_min_remainder(self):
+        # Seed 2219 #45: a 3x12x16 batched matmul, whose GPU kernel takes tinygrad's GROUPTOP (partial products
+        # summed unfused in workgroup memory): floats within the scaled tolerance, 1 of 432 off by 2.5e-5 bit for
+        # bit. Seed 2213 #83: an int64 sum wrapping to INT64_MIN, % 7, argmax: integers exact, 10 of 2322 wrong
+        # before the SPIR-V remainder went through the division (LegalizeArith.cpp)
+        for seed, program, mode in ((2219, 45, "--contractions"), (2213, 83, "--edges")):
+            out = self.only(seed, program, mode, "--replay", "--replay-target", "vulkan")
+            self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
+
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
     def test_model_sized_layers_replay_on_vulkan(self):
         # ResNet-sized convolutions and llama projections (--layers) scheduled by us and run as SPIR-V on
         # lavapipe; their long sums compared within 1e-5 of each output's largest magnitude
