@@ -12,7 +12,9 @@ sums, which round in proportion to their terms), and what the order decides is l
 tolerance where the kernel computes in them (which values are rounded to 16 bits depends on the opts), finite
 values only (a sum of infinities is inf or NaN by its order), and no kernel that bitcasts a float (every bit of
 a sum moves with its order). A candidate opt that does not apply is dropped as BEAM drops it (apply_opts'
-KernelOptError); a candidate that fails otherwise is a rejection (stats["failed"]).
+KernelOptError), and one whose UPCAST and UNROLL amounts alone multiply past BEAM_UPCAST_MAX (256) is not
+formed, as BEAM forms none past it (get_kernel_actions; their lanes are at least that product, an amount of 0
+being the whole axis); a candidate that fails otherwise is a rejection (stats["failed"]).
 """
 import dataclasses
 import os
@@ -51,6 +53,16 @@ def candidate_opts(rng, applied):
     return base + [rng.choice(CPU_ACTIONS) for _ in range(2 if kind == 2 else 1)]
 
 
+def beyond_beam_upcast(opts):
+    """Whether BEAM never forms a kernel with these opts: their UPCAST and UNROLL amounts alone multiply past
+    its BEAM_UPCAST_MAX (search.py's get_kernel_actions drops every such kernel)."""
+    up = 1
+    for o in opts:
+        if o.op in (OptOps.UPCAST, OptOps.UNROLL) and o.arg:
+            up *= o.arg
+    return up > int(os.environ.get("BEAM_UPCAST_MAX", "256") or 256)
+
+
 def compile_candidates(ast, applied, n, compile_ast, is_opt_error):
     """[(opts, PROGRAM)] of up to n candidates of the kernel `ast` whose heuristic applied `applied` (tinygrad
     Opts), each compiled by compile_ast(ast with opts_to_apply). Candidates whose opts do not apply
@@ -61,7 +73,7 @@ def compile_candidates(ast, applied, n, compile_ast, is_opt_error):
         if len(out) >= n:
             break
         opts = tuple(candidate_opts(rng, applied))
-        if opts in seen:
+        if opts in seen or beyond_beam_upcast(opts):
             continue
         seen.add(opts)
         try:

@@ -90,6 +90,9 @@ inline bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool;
 /// loads assembled into a vector measured faster (conv2d_basic 2x).
 inline bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
 
+/// The most lanes one value may have (Emitter::run says why).
+constexpr uint64_t kMaxValueLanes = 8192;
+
 /// Below this many points of the iteration space (every RANGE, lanes
 /// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).
 constexpr int64_t kScalarizeBelowPoints = 1 << 16;
