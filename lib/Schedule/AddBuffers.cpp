@@ -36,11 +36,24 @@ UOpRef flattenBufferize(Match &m) {
   auto flat = applyMovementOp(m.ctx, sym::Op::RESHAPE, {total}, arg, x->src.drop_front());
   if (!flat || flat->size() != 1)
     return fail(m.ctx, "flatten_bufferize", "cannot flatten the stage index");
-  for (UOpRef r : x->src.drop_front())
-    if (r->op == sym::Op::RANGE && r->src[0]->op != sym::Op::CONST)
-      return fail(m.ctx, "flatten_bufferize", "symbolic stage ranges are not supported yet");
-  UOpRef ret = stage(m.ctx, x->src[0], *flat, stageOpts(x));
-  return reshape(m.ctx, ret, xs);
+  UOpRef ret = reshape(m.ctx, stage(m.ctx, x->src[0], *flat, stageOpts(x)), xs);
+  // A range of symbolic length stages its bound's worth (the shape is the
+  // ranges' largest sizes) and is read back shrunk to its length: sizes
+  // the ranges' ends, 1 for an index that is no range, as tinygrad has it.
+  ArrayRef<UOpRef> rngs = x->src.drop_front();
+  if (llvm::none_of(rngs, [](UOpRef r) { return r->op == sym::Op::RANGE && r->src[0]->op != sym::Op::CONST; }))
+    return ret;
+  SmallVector<UOpRef, 4> sizes;
+  Shape typed;
+  for (UOpRef r : rngs) {
+    if (r->op != sym::Op::CONST && r->src.empty())
+      return fail(m.ctx, "flatten_bufferize", "a stage index without a size");
+    sizes.push_back(r->op != sym::Op::CONST ? r->src[0] : m.ctx.constInt(1));
+    typed.push_back(sizes.back()->intVal() ? (int64_t)*sizes.back()->intVal() : tg::kDynamic);
+  }
+  tg::ValueInfo vi = tg::getValueInfo(ret->type);
+  return m.ctx.get(sym::Op::SHRINK, tg::makeValueType(vi.elementType, typed, vi.addrspace),
+                   {ret, shapeArg(m.ctx, Shape(typed.size(), 0)), sizes.size() == 1 ? sizes[0] : m.ctx.stack(sizes)});
 }
 
 UOpRef bufferizeToStore(Match &m) {

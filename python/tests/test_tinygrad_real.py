@@ -875,6 +875,25 @@ class TestRandomKernels(unittest.TestCase):
             out = self.only(seed, program, mode, "--replay", "--replay-target", "vulkan")
             self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
 
+    def test_candidates_past_beams_upcast_bound_are_not_formed(self):
+        # Seed 2242 #10 (--layers --candidates 4): a candidate of upcasts and full unrolls, 35840 lanes per
+        # value, aborted the process in LLVM's instruction selection. BEAM forms none past BEAM_UPCAST_MAX
+        # (check_candidates.beyond_beam_upcast), and the compiler refuses such a kernel (too-many-lanes.test)
+        out = self.only(2242, 10, "--layers", "--candidates", "4")
+        self.assertRegex(out, r"BEAM candidates: [1-9][0-9]* compiled, [1-9][0-9]* runs checked, 0 mismatched")
+
+    def test_a_stage_of_symbolic_length_replays(self):
+        # Seed 2248 #70 (--variables): a half softmax over a slice of variable length stages its sums over a
+        # range of symbolic length; our scheduler refused it ("symbolic stage ranges are not supported yet")
+        # where tinygrad's flatten_bufferize shrinks the staged buffer back to the range's length
+        out = self.only(2248, 70, "--variables", "--replay")
+        self.assertIn("replayed through our scheduler for cpu: 1 match, 0 fail", out)
+
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_a_stage_of_symbolic_length_replays_on_vulkan(self):
+        out = self.only(2248, 70, "--variables", "--replay", "--replay-target", "vulkan")
+        self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
+
     @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
     def test_model_sized_layers_replay_on_vulkan(self):
         # ResNet-sized convolutions and llama projections (--layers) scheduled by us and run as SPIR-V on
