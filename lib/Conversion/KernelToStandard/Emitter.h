@@ -91,7 +91,7 @@ inline bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool;
 inline bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
 
 /// The most lanes one value may have (Emitter::run says why).
-constexpr uint64_t kMaxValueLanes = 8192;
+constexpr uint64_t kMaxValueLanes = 16384;
 
 /// Below this many points of the iteration space (every RANGE, lanes
 /// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).

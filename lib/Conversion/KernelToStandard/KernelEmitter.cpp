@@ -157,12 +157,15 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
   for (UOpRef u : topo)
     for (UOpRef x : u->src)
       ++users[x];
-  // Each node is one vector of its lanes. LLVM 22's x86 type legalization
+  chooseLaneOrder(topo);
+  // (After chooseLaneOrder: laneShape keeps what it first finds.) Each
+  // node is one vector of its lanes. LLVM 22's x86 type legalization
   // aborts the process on some vectors past 32768 lanes (<32784 x float>,
   // <32784 x i1>: "SmallVector unable to grow"), which opts_to_apply can
   // ask for (random-kernels --layers --candidates 4, seed 2242 #10: upcasts
   // and full unrolls to 35840 lanes); BEAM's candidates stop at 256
-  // (BEAM_UPCAST_MAX). Refused here with a quarter of that as the bound.
+  // (BEAM_UPCAST_MAX). Refused here past half of that (16384 lanes of every
+  // scalar type went through llc; a candidate of 12960 lanes compiles).
   for (UOpRef u : topo) {
     uint64_t lanes = 1;
     for (UOpRef r : laneShape(u))
@@ -174,7 +177,6 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       return failure();
     }
   }
-  chooseLaneOrder(topo);
   // A node read by more lanes than it has is read more than once per lane
   // in tinygrad's devectorized C, so named there: one without lanes by each
   // lane of its reader, or one with lanes whose reader repeats them along
