@@ -118,6 +118,13 @@ struct TargetDescription {
   /// slower streamed; add 1.7 and layernorm's last kernel 2.5 gain 1.3x).
   unsigned streamMaxOpsPerAccess = 4;
   unsigned maxVectorLanes = 64;               ///< widest vector value emitted
+  /// The most lanes one value of a kernel may have (its UPCAST and UNROLL
+  /// axes): more is refused with a diagnostic. LLVM 22's x86 instruction
+  /// selection aborts the process on `<32784 x float>` and `<32784 x i1>`
+  /// ("SmallVector unable to grow"; `llc-22` on znver5, znver4 and
+  /// skylake-avx512, where every scalar type compiled at 16384 lanes); the
+  /// GPU targets scalarize vectors and take the same bound.
+  uint64_t maxValueLanes = 16384;
 
   // -- the forms the conversion emits --
   EntryABI abi = EntryABI::CPUFunction;

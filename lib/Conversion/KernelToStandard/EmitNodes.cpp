@@ -134,13 +134,11 @@ Value Emitter::laneStaticWhere(UOpRef u, unsigned depth) {
   // A condition on the lanes alone (`stack`/`cat` of pieces: lane 0 takes
   // a, lane 1 b) is known per lane, as tinygrad's devectorized symbolic
   // folds it: the result picks each lane from its branch, no select.
-  UOpRef c = u->src[0];
-  if (laneShape(c).empty() || !llvm::all_of(rangesOf(c), isLaneRange))
+  std::optional<SmallVector<int8_t>> gates = decidedLanes(u);
+  if (!gates)
     return {};
+  SmallVector<int8_t> &g = *gates;
   SmallVector<UOpRef, 2> shape = laneShape(u);
-  SmallVector<int8_t> g = staticLaneGates(c, shape);
-  if (llvm::any_of(g, [](int8_t x) { return x < 0; }))
-    return {};
   bool anyT = llvm::is_contained(g, 1), anyF = llvm::is_contained(g, 0);
   Value t = anyT ? emitL(u->src[1]) : Value(), f = anyF ? emitL(u->src[2]) : Value();
   if ((anyT && !t) || (anyF && !f))

@@ -90,9 +90,6 @@ inline bool isUnsignedDT(DType dt) { return isUnsigned(dt) || dt == DType::Bool;
 /// loads assembled into a vector measured faster (conv2d_basic 2x).
 inline bool wholeVectors(int64_t n) { return n >= 2 && (llvm::isPowerOf2_64(n) || n % 4 == 0); }
 
-/// The most lanes one value may have (Emitter::run says why).
-constexpr uint64_t kMaxValueLanes = 16384;
-
 /// Below this many points of the iteration space (every RANGE, lanes
 /// included) a kernel is scalarized before LLVM's O3 (see Emitter::run).
 constexpr int64_t kScalarizeBelowPoints = 1 << 16;
@@ -398,6 +395,11 @@ private:
   /// A WHERE whose condition depends on lane ranges only, each lane's
   /// branch picked statically (null, error unset, where it does not apply).
   Value laneStaticWhere(UOpRef u, unsigned depth);
+  /// A WHERE with lanes whose condition depends on lane ranges only and
+  /// is decided in every lane: each lane's gate (1 true, 0 false).
+  std::optional<SmallVector<int8_t>> decidedLanes(UOpRef u);
+  /// readPerLane, from the kernel's nodes (EmitReadPerLane.cpp).
+  void collectReadPerLane(ArrayRef<UOpRef> topo);
   /// AFTER: its side-effecting deps (a LOCAL buffer's fill) emitted once at
   /// the AFTER's depth, then the value of its first source.
   Value emitAfter(UOpRef u, unsigned depth);

@@ -159,37 +159,25 @@ FailureOr<KernelSignature> Emitter::run(UOpRef sink, StringRef name) {
       ++users[x];
   chooseLaneOrder(topo);
   // (After chooseLaneOrder: laneShape keeps what it first finds.) Each
-  // node is one vector of its lanes. LLVM 22's x86 type legalization
-  // aborts the process on some vectors past 32768 lanes (<32784 x float>,
-  // <32784 x i1>: "SmallVector unable to grow"), which opts_to_apply can
-  // ask for (random-kernels --layers --candidates 4, seed 2242 #10: upcasts
-  // and full unrolls to 35840 lanes); BEAM's candidates stop at 256
-  // (BEAM_UPCAST_MAX). Refused here past half of that (16384 lanes of every
-  // scalar type went through llc; a candidate of 12960 lanes compiles).
+  // node is one vector of its lanes, and the target's back end takes so
+  // many (TargetDescription::maxValueLanes: LLVM's x86 type legalization
+  // aborts the whole process past 32768). opts_to_apply can ask for more
+  // (random-kernels --layers --candidates 4, seed 2242 #10: upcasts and
+  // full unrolls to 35840 lanes), where BEAM's own candidates stop at 256
+  // (BEAM_UPCAST_MAX): refused with a diagnostic instead.
   for (UOpRef u : topo) {
     uint64_t lanes = 1;
     for (UOpRef r : laneShape(u))
       lanes = std::min<uint64_t>(lanes * (uint64_t)std::max<int64_t>(1, rangeSize(r)), uint64_t(1) << 32);
-    if (lanes > kMaxValueLanes) {
+    if (lanes > target.maxValueLanes) {
       mlir::emitError(loc, "kernel ") << name << ": " << sym::getOpName(u->op) << " has " << lanes
-                                      << " lanes (its UPCAST and UNROLL axes), over the " << kMaxValueLanes
+                                      << " lanes (its UPCAST and UNROLL axes), over the " << target.maxValueLanes
                                       << " a vector value may have";
       return failure();
     }
   }
-  // A node read by more lanes than it has is read more than once per lane
-  // in tinygrad's devectorized C, so named there: one without lanes by each
-  // lane of its reader, or one with lanes whose reader repeats them along
-  // lanes of its own (a half `h = a*0.37 + 0.1` of 4 reduce-unrolled lanes
-  // read by each of 4 upcast output lanes: random-kernels --layers seed 2130
-  // #68, c-semantics half_lanes_read_per_upcast). Not by a WHERE there: one
-  // the lanes decide is folded per lane, its branches inlined into each
-  // lane's users (half-lane-where-unrounded.test).
-  for (UOpRef u : topo)
-    if (unsigned n = numLanes(laneShape(u)); n > 1)
-      for (UOpRef x : u->src)
-        if (unsigned m = numLanes(laneShape(x)); m == 1 || (m < n && u->op != K::WHERE))
-          readPerLane.insert(x);
+  // Which values tinygrad's devectorized C reads once per lane (so names).
+  collectReadPerLane(topo);
   SmallVector<UOpRef> bufs, vars;
   // outs/ins as tinygrad's ProgramInfo has them (a STORE's buffer is an out,
   // a LOAD's an in). Loads are implicit here: an INDEX is read wherever it is
