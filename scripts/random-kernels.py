@@ -27,7 +27,9 @@ stops, steps, ints) of a buffer; --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
 out-of-range floats. With any mode, --candidates N also compiles N of BEAM's candidates of each kernel (our
 heuristic's opts and more, or one opt on the bare kernel: tinygrad_mlir/check_candidates.py) and runs each
-beside the kernel on the same inputs: a candidate that differs from our kernel fails the program.
+beside the kernel on the same inputs, and through tinygrad's C under the candidate's opts: a candidate that
+differs from our kernel or from that fails the program (one that differs from tinygrad's C alone is still rerun
+with -fwrapv, as a mismatch is).
 
 Outcomes, per program:
   mismatched  a kernel of ours differs from tinygrad's on the same inputs (TINYGRAD_MLIR_CHECK)
@@ -304,7 +306,13 @@ def undefined_cast(rng, t, dtype):
   x = t.realize()
   xs = (x.float() if x.dtype == dtypes.bfloat16 else x).numpy().astype(np.float64).reshape(-1)
   before = hook.stats["mismatched"]
-  y = x.cast(dtype).realize()
+  # its BEAM candidates against ours only (which the rule checks here): tinygrad's C under their opts is as
+  # undefined as under its own
+  hook.candidates_vs_tinygrad = False
+  try:
+    y = x.cast(dtype).realize()
+  finally:
+    hook.candidates_vs_tinygrad = True
   ours = [int(v) for v in y.numpy().reshape(-1)]
   name = np.dtype(dtype.fmt).name  # "int8" .. "uint64"
   want = [float_to_int(float(v), name, f32=x.dtype != dtypes.float64) for v in xs]
@@ -662,13 +670,16 @@ def main():
   skipped_unchecked = 0  # kernels of skipped programs tinygrad could not build either: not ours to check
   skipped_rejected = 0  # our refusals in programs tinygrad raises for too
   failed_hard = []  # raised, or a replay that failed: not for the reruns below
-  candidates_failed = []  # a BEAM candidate differed from our kernel: not for the rerun under tinygrad's opts either
+  # a BEAM candidate differed from tinygrad's C under its own opts only (and from no kernel of ours): C's undefined
+  # signed overflow may explain it (the -fwrapv rerun), tinygrad's opts do not (not rerun under them)
+  candidates_vs_tinygrad_only = []
   replays = {"matched": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
     ub_before, unchecked_before = Ctx.ub["programs"], hook.stats["unchecked"]
     candidates_before = hook.stats.get("candidates_mismatched", 0)
+    candidates_tinygrad_before = hook.stats.get("candidates_tinygrad_mismatched", 0)
     steps, raised, replayed = [], None, None
     Ctx.inputs = []
     try:
@@ -702,11 +713,14 @@ def main():
           # tinygrad itself refuses the program (a dtype it cannot cast, ...): not ours to check
           skipped += 1
           if args.verbose: print(f"program {i}: skipped, tinygrad raises too: {theirs}")
+    candidates_vs_tinygrad = hook.stats.get("candidates_tinygrad_mismatched", 0) - candidates_tinygrad_before
     if (candidates_differ := hook.stats.get("candidates_mismatched", 0) - candidates_before):
-      # a candidate differs from our own kernel on the same inputs: no opts of tinygrad's explain that, so
-      # the program fails whatever the checks below find (and is not rerun under other opts)
-      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {candidates_differ} BEAM candidates differ from our "
-            "kernel (TINYGRAD_MLIR_LOG=1 names their opts)", flush=True)
+      # a candidate differs from our own kernel on the same inputs, or from tinygrad's C under the candidate's
+      # opts: no opts of tinygrad's explain that, so the program fails whatever the checks below find (and is not
+      # rerun under other opts)
+      print(f"program {i} (seed {args.seed}): {' '.join(steps)}: {candidates_differ - candidates_vs_tinygrad} BEAM "
+            f"candidates differ from our kernel, {candidates_vs_tinygrad} from tinygrad's C under their opts "
+            "(TINYGRAD_MLIR_LOG=1 names their opts)", flush=True)
     if replayed is not None:
       bad += 1
       failed.append(i)
@@ -741,13 +755,14 @@ def main():
     elif Ctx.ub["programs"] != ub_before:
       print(f"undefined-only program {i} (seed {args.seed}): {' '.join(steps)}: differs from tinygrad only where its C "
             "is undefined (above)", flush=True)
-    if candidates_differ:
-      candidates_failed.append(i)
     if candidates_differ and i not in failed_hard:
       if i not in failed:
         bad += 1
         failed.append(i)
-      failed_hard.append(i)
+      if candidates_differ == candidates_vs_tinygrad:
+        candidates_vs_tinygrad_only.append(i)
+      else:
+        failed_hard.append(i)
   s, ub = hook.stats, Ctx.ub
   print(f"random-kernels: {len(todo)} programs, {s['checked']} kernels checked, {s['unchecked'] - skipped_unchecked} unchecked, "
         f"{s['mismatched']} mismatched, "
@@ -759,7 +774,9 @@ def main():
          "the AST's values)" if s.get("bf16_flushed") else "") +
         (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "
          f"{replays['not replayable']} not replayable" if args.replay else "") +
-        (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked, "
+        (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked "
+         f"against ours, {s.get('candidates_tinygrad_checked', 0)} against tinygrad's C under the same opts "
+         f"({s.get('candidates_unreferenced', 0)} whose opts tinygrad refuses), "
          f"{s.get('candidates_mismatched', 0)} mismatched" if args.candidates else ""))
   rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
       r"^program (\d+) ", subprocess.run(
@@ -789,8 +806,8 @@ def main():
     # Not a program that raised or whose replay failed (the rerun neither raises through us nor replays:
     # seed 2213 #83's replay on lavapipe, a wrong int64 remainder, read as "only the opts differ"), nor one
     # failed by its BEAM candidates: no opts of tinygrad's explain those.
-    opts_failed = [i for i in failed if i not in failed_hard]
-    hard = [i for i in failed if i in failed_hard]
+    opts_failed = [i for i in failed if i not in failed_hard and i not in candidates_vs_tinygrad_only]
+    hard = [i for i in failed if i in failed_hard or i in candidates_vs_tinygrad_only]
     still = rerun(opts_failed, {"TG_OPTS": "tinygrad"}) if opts_failed else []
     order = [i for i in opts_failed if i not in still]
     print(f"random-kernels: with tinygrad's opts (TG_OPTS=tinygrad) {len(order)} of the {len(opts_failed)} mismatched programs "

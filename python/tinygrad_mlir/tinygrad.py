@@ -84,6 +84,7 @@ tinygrad's apply_opts does with beam_search's result. NOOPT=1 (tinygrad's apply_
 heuristic) sends a kernel that names no opts with an empty opts_to_apply, so none are applied. An opt
 in opts_to_apply the target refuses raises MLIROptError, which is tinygrad's KernelOptError too.
 """
+import dataclasses
 import os
 import sys
 import threading
@@ -351,10 +352,28 @@ def _compile_candidates(ast, renderer, res, name):
             backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "candidate-" + name, e.ast_json, e.detail)
         return []
     stats["candidates"] = stats.get("candidates", 0) + len(cands)
-    return cands
+    # tinygrad's own C for each candidate's opts: the candidate must give its values (the same rules as the
+    # kernel's check), which the comparison with ours, whose opts sum in another order, cannot ask for
+    # (seed 2238 #88: a half product rounded under UPCAST 1 4 that tinygrad's C compares unrounded)
+    clang = ClangRenderer(dataclasses.replace(renderer.target, renderer="CLANG"))
+    out = []
+    for opts, prg in cands:
+        cast = ast.replace(arg=dataclasses.replace(ast.arg, opts_to_apply=tuple(opts)))
+        try:
+            ref = _original_do_to_program(cast, clang)
+        except Exception as e:  # opts our apply_opts takes and tinygrad's refuses: compared with ours only
+            stats["candidates_unreferenced"] = stats.get("candidates_unreferenced", 0) + 1
+            _log(f"CHECK {name} BEAM candidate {list(opts)}: tinygrad's codegen failed: {type(e).__name__}: {e}")
+            ref = None
+        out.append((opts, prg, ref, backend.dumps(cast)))
+    return out
 
 
 _check_refs = {}  # our PROGRAM's key -> (it, tinygrad's PROGRAM for the same AST, label, AST JSON, buffer dtypes)
+# Whether launches compare BEAM's candidates with tinygrad's C under their opts too (check_candidates.py). Off
+# for a kernel whose values C leaves undefined (random-kernels' float -> int casts out of range): there ours
+# follows a documented rule, checked by the caller, and tinygrad's C whatever clang made of it
+candidates_vs_tinygrad = True
 
 
 def register_check(ast, renderer, prg, name, ast_json):
@@ -410,7 +429,7 @@ class _CheckingProgram:
                     vals=self.ref.arg.vals(var_vals), wait=True)
         ret = self.ours(*[by_slot[s] for s in self.ours_globals], global_size=global_size, local_size=local_size, vals=vals, wait=wait, **kw)
         self.compare(by_slot, before, copies, var_vals)
-        for opts, cprg, crt in self.candidates:
+        for opts, cprg, crt, rprg, rrt, cjson in self.candidates:
             if not set(cprg.arg.globals) <= set(before):
                 continue
             runs = {s: _HostBuf(d) for s, d in before.items()}
@@ -420,23 +439,34 @@ class _CheckingProgram:
             # against ours as run (itself compared with tinygrad's above): the opts only reorder its sums
             self.compare(runs, before, {s: _HostBuf(ctypes.string_at(b.va_addr, b.size)) for s, b in by_slot.items()},
                          var_vals, candidate=(opts, cprg))
+            if rrt is not None and candidates_vs_tinygrad and set(rprg.arg.globals) <= set(before):
+                refs = {s: _HostBuf(d) for s, d in before.items()}
+                rgs, rls = rprg.arg.launch_dims(var_vals)
+                rrt(*[refs[s] for s in rprg.arg.globals], global_size=rgs, local_size=rls,
+                    vals=rprg.arg.vals(var_vals), wait=True)
+                # against tinygrad's C under the same opts, by the kernel's own rules
+                self.compare(runs, before, refs, var_vals, candidate=(opts, cprg), same_opts=(rprg, cjson))
         return ret
 
-    def compare(self, by_slot, before, copies, var_vals, candidate=None):
-        """Outputs in by_slot (ours, or a candidate's: `candidate` = (opts, PROGRAM)) against copies
-        (tinygrad's, or ours for a candidate)."""
+    def compare(self, by_slot, before, copies, var_vals, candidate=None, same_opts=None):
+        """Outputs in by_slot (ours, or a candidate's: `candidate` = (opts, PROGRAM)) against copies:
+        tinygrad's for the kernel; for a candidate ours as run (within the tolerance its other sum order
+        needs), or with `same_opts` = (tinygrad's PROGRAM, the candidate's AST JSON) tinygrad's under the
+        candidate's opts, by the kernel's own rules."""
         import ctypes
         import numpy as np
         from tinygrad.dtype import _to_np_dtype
         prg = self.prg if candidate is None else candidate[1]
+        ref_prg = self.ref if same_opts is None else same_opts[0]
+        vs_ours = candidate is not None and same_opts is None  # the loose comparison: another sum order
+        kind = "" if candidate is None else "candidates_" if vs_ours else "candidates_tinygrad_"
         label = self.label if candidate is None else f"{self.label} BEAM candidate {list(candidate[0])}"
-        stats["checked" if candidate is None else "candidates_checked"] = \
-            stats.get("checked" if candidate is None else "candidates_checked", 0) + 1
+        stats[kind + "checked"] = stats.get(kind + "checked", 0) + 1
         bad = []
         if candidate is None:
             last_check.clear()
             last_check.update(label=self.label, outputs={})
-        for s in sorted(set(prg.arg.outs) | set(self.ref.arg.outs)):
+        for s in sorted(set(prg.arg.outs) | set(ref_prg.arg.outs)):
             dt = self.dts.get(s)
             npdt = _to_np_dtype(dt) if dt is not None and dt not in (dtypes.bfloat16, *dtypes.fp8s) else np.uint8
             ours = np.frombuffer(ctypes.string_at(by_slot[s].va_addr, by_slot[s].size), dtype=npdt)
@@ -446,7 +476,7 @@ class _CheckingProgram:
                 ours, ref = ours.view(np.float32), ref.view(np.float32)
             if candidate is None:
                 last_check["outputs"][s] = (ours.copy(), ref)
-            if dt == dtypes.bfloat16 and candidate is None:  # bit for bit, as before, but for the NaN payload
+            if dt == dtypes.bfloat16 and not vs_ours:  # bit for bit, as before, but for the NaN payload
                 ok = (ours.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(ours) & np.isnan(ref))
                 if not ok.all() and _clang_flushes_bf16_stores():
                     # ours a subnormal where tinygrad's clang stored the zero of its sign (above)
@@ -454,22 +484,22 @@ class _CheckingProgram:
                         (np.signbit(ours) == np.signbit(ref))
                     if flushed.any():
                         stats["bf16_flushed"] += int(flushed.sum())
-                        _log(f"CHECK {self.label}: slot {s}: {int(flushed.sum())} bf16 subnormals of ours that "
+                        _log(f"CHECK {label}: slot {s}: {int(flushed.sum())} bf16 subnormals of ours that "
                              "tinygrad's clang flushed to zero (vcvtneps2bf16 stores)")
                         ok |= flushed
             elif ours.dtype.kind == "f" and os.environ.get("TINYGRAD_MLIR_CHECK") == "exact" and candidate is None:
-                # (a candidate sums in its own order: never bit for bit)
+                # (a candidate sums in its own order, our heuristic's steps no Opt names: never bit for bit)
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))
             elif ours.dtype.kind == "f":
-                tol = 1e-2 if ours.dtype.itemsize <= 2 or (candidate is not None and self.narrow) else 1e-5
+                tol = 1e-2 if ours.dtype.itemsize <= 2 or (vs_ours and self.narrow) else 1e-5
                 atol = tol
                 finite = np.isfinite(ref)
                 # (a candidate sums in another order than ours by construction: always scaled)
-                if (os.environ.get("TINYGRAD_MLIR_CHECK") == "scaled" or candidate is not None) and finite.any():
+                if (os.environ.get("TINYGRAD_MLIR_CHECK") == "scaled" or vs_ours) and finite.any():
                     atol = tol * max(1.0, float(np.abs(ref[finite].astype(np.float64)).max()))
                 ok = np.isclose(ours, ref, rtol=tol, atol=atol, equal_nan=True)
-                if candidate is not None:
+                if vs_ours:
                     # a sum of infinities or near-overflowing terms is inf or NaN by its order (seed 2177 #13,
                     # edge values: NaN against inf), which the opts decide: only finite pairs are compared
                     ok |= ~(np.isfinite(ours) & np.isfinite(ref))
@@ -479,23 +509,29 @@ class _CheckingProgram:
                 i = int(np.argmin(ok))
                 bad.append(f"slot {s} ({ours.dtype}): {int((~ok).sum())}/{ok.size} differ, first at [{i}]: "
                            + (f"ours {ours[i]!r} vs tinygrad {ref[i]!r}" if candidate is None else
-                              f"candidate {ours[i]!r} vs ours {ref[i]!r}"))
+                              f"candidate {ours[i]!r} vs ours {ref[i]!r}" if vs_ours else
+                              f"candidate {ours[i]!r} vs tinygrad {ref[i]!r}"))
         if not bad:
             return
-        stats["mismatched" if candidate is None else "candidates_mismatched"] = \
-            stats.get("mismatched" if candidate is None else "candidates_mismatched", 0) + 1
-        whose = "tinygrad's codegen" if candidate is None else "our kernel as run (the heuristic's)"
+        for key in ["mismatched"] if candidate is None else ["candidates_mismatched"] + \
+                ([] if vs_ours else ["candidates_tinygrad_mismatched"]):
+            stats[key] = stats.get(key, 0) + 1
+        whose = "tinygrad's codegen" if candidate is None else "our kernel as run (the heuristic's)" if vs_ours else \
+            "tinygrad's codegen under the same opts"
         msg = f"wrong result vs {whose} on the real inputs{f' (vars {var_vals})' if var_vals else ''}: " + \
             "; ".join(bad)
         _log(f"CHECK MISMATCH {label}: {msg}")
         if os.environ.get("TINYGRAD_MLIR_SAVE_FAILED"):
-            path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"], "wrong-" + self.label.split()[0],
-                                        self.ast_json, msg)
+            # a candidate against tinygrad's: its AST, opts_to_apply included, so the case reruns those opts
+            path = backend.save_failure(os.environ["TINYGRAD_MLIR_SAVE_FAILED"],
+                                        ("wrong-" if vs_ours or candidate is None else "wrong-candidate-")
+                                        + self.label.split()[0], self.ast_json if same_opts is None else same_opts[1],
+                                        msg)
             # the inputs, by slot (raw bytes before the launch), to rerun the kernel, and tinygrad's outputs
             # (python/tools/case_from_mismatch.py makes a tinygrad-run case of them)
             np.savez(path[:-5] + ".inputs.npz", **{f"slot{s}": np.frombuffer(d, np.uint8) for s, d in before.items()})
-            np.savez(path[:-5] + (".tinygrad.npz" if candidate is None else ".ours.npz"),
-                     **{f"slot{s}": copies[s].arr.copy() for s in self.ref.arg.outs},
+            np.savez(path[:-5] + (".ours.npz" if vs_ours else ".tinygrad.npz"),
+                     **{f"slot{s}": copies[s].arr.copy() for s in ref_prg.arg.outs},
                      **({"vars": np.array([[k, str(v)] for k, v in var_vals.items()])} if var_vals else {}))
 
 
@@ -509,7 +545,8 @@ def _install_check_runtime():
         chk = _check_refs.get(obj.profile_key)
         if chk is None:
             return rt
-        cands = [(opts, c, orig(self, c.to_elf())) for opts, c in _check_candidates.get(obj.profile_key, ())]
+        cands = [(opts, c, orig(self, c.to_elf()), r, None if r is None else orig(self, r.to_elf()), cjson)
+                 for opts, c, r, cjson in _check_candidates.get(obj.profile_key, ())]
         return _CheckingProgram(rt, orig(self, chk[1].to_elf()), *chk, candidates=cands,
                                 narrow=_narrow_floats.get(obj.profile_key, False))
     runtime._tinygrad_mlir = True
