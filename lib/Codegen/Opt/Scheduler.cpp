@@ -34,6 +34,30 @@ int axisToPos(AxisType t) {
   default: return 6;
   }
 }
+/// A STORE into a register buffer (a hand-written kernel's REG
+/// accumulator, through its AFTERs) whose value varies along `rng` and
+/// whose index does not: made lanes of `rng`, its lanes would store to one
+/// element, the last one's kept (tinygrad's own C for slice_sum under
+/// UPCAST 0 2 writes both rows' sums to one accumulator, one row lost).
+bool laneCollidingRegisterStore(sym::Context &ctx, UOpRef ast, UOpRef rng) {
+  llvm::SmallVector<UOpRef, 64> topo;
+  toposort(ast, topo);
+  for (UOpRef s : topo) {
+    if (s->op != Op::STORE || s->src.size() < 2 || s->src[0]->op != Op::INDEX || s->src[0]->src.size() < 2)
+      continue;
+    UOpRef b = s->src[0]->src[0];
+    while (b->op == Op::AFTER && !b->src.empty())
+      b = b->src[0];
+    auto pa = b->op == Op::BUFFER && b->arg.attrs ? dyn_cast_or_null<tg::ParamAttr>(b->arg.attrs.get("arg"))
+                                                   : tg::ParamAttr();
+    if (!pa || pa.getAddrspace() != tg::AddrSpace::Reg)
+      continue;
+    bool indexed = llvm::any_of(s->src[0]->src.drop_front(), [&](UOpRef i) { return ctx.inBackwardSlice(rng, i); });
+    if (!indexed && ctx.inBackwardSlice(rng, s->src[1]))
+      return true;
+  }
+  return false;
+}
 } // namespace
 
 const char *optName(tg::OptOps op) {
@@ -374,6 +398,10 @@ bool Scheduler::applyOpt(const Opt &o, bool append) {
       applied.push_back(o);
     return true;
   }
+  if ((o.op == tg::OptOps::Upcast || o.op == tg::OptOps::Unroll) &&
+      !check(!laneCollidingRegisterStore(ctx, ast, rng), "a register store does not index this axis: its lanes "
+                                                          "would store to one element"))
+    return false;
   int64_t amt = o.arg == 0 ? (int64_t)rng->vmax().i + 1 : o.arg;
   AxisType newType = AxisType::Upcast;
   bool top = false;
