@@ -9,7 +9,8 @@ UNROLL, THREAD), deterministically per AST, and every launch of the kernel also 
 the inputs and compares its outputs twice. With tinygrad's own C under the candidate's opts, by the rules the
 kernel's check has (the opts decide which values tinygrad's devectorized C names, so rounds or wraps, and a
 candidate must give its values: seed 2238 #88, a half product rounded under UPCAST 1 4 that tinygrad's C compares
-unrounded, showed up only there), wherever tinygrad's codegen takes those opts. And with the kernel run (ours,
+unrounded, showed up only there), wherever tinygrad's codegen takes those opts; a kernel that computes in 16-bit
+floats at their tolerance, since our heuristic's steps reorder its sums there too. And with the kernel run (ours,
 itself compared with tinygrad's), within 1e-5 of each output's largest magnitude (TINYGRAD_MLIR_CHECK=scaled's
 rule, in every mode: the opts reorder the sums, which round in proportion to their terms), leaving out what the
 order decides: 16-bit floats' tolerance where the kernel computes in them, finite values only (a sum of

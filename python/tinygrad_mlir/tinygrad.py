@@ -492,11 +492,16 @@ class _CheckingProgram:
                 ok = (ours.view(f"u{ours.dtype.itemsize}") == ref.view(f"u{ours.dtype.itemsize}")) | \
                     (np.isnan(ours) & np.isnan(ref))
             elif ours.dtype.kind == "f":
-                tol = 1e-2 if ours.dtype.itemsize <= 2 or (vs_ours and self.narrow) else 1e-5
+                # A candidate of a kernel computing in 16-bit floats: 16-bit tolerance against both, since the
+                # steps our heuristic takes without an Opt, repeated around the candidate's opts, reorder its
+                # sums, each partial rounded to 16 bits (seed 2254 #78: a half weight gradient 1.5 half ulps
+                # from tinygrad's C under the same opts, as far as our own kernel is from tinygrad's)
+                narrow_candidate = candidate is not None and self.narrow
+                tol = 1e-2 if ours.dtype.itemsize <= 2 or narrow_candidate else 1e-5
                 atol = tol
                 finite = np.isfinite(ref)
                 # (a candidate sums in another order than ours by construction: always scaled)
-                if (os.environ.get("TINYGRAD_MLIR_CHECK") == "scaled" or vs_ours) and finite.any():
+                if (os.environ.get("TINYGRAD_MLIR_CHECK") == "scaled" or vs_ours or narrow_candidate) and finite.any():
                     atol = tol * max(1.0, float(np.abs(ref[finite].astype(np.float64)).max()))
                 ok = np.isclose(ours, ref, rtol=tol, atol=atol, equal_nan=True)
                 if vs_ours:
