@@ -45,8 +45,17 @@ void Emitter::collectReadPerLane(ArrayRef<UOpRef> topo) {
     for (UOpRef x : ArrayRef<UOpRef>(w->src).drop_front())
       if (nested(w, x))
         ++branchUses[x];
+  // A decided WHERE read by a node with more lanes (another decided WHERE
+  // repeating its lanes along its own: not readPerLane itself) has each
+  // lane read more than once: what any of its lanes picks is read twice.
+  llvm::DenseSet<UOpRef> readByWider;
+  for (UOpRef u : topo)
+    for (UOpRef x : u->src)
+      if (decided.count(x) && numLanes(laneShape(x)) < numLanes(laneShape(u)))
+        readByWider.insert(x);
   // Each lane-free branch: how many lanes of the decided WHEREs are it.
   llvm::DenseMap<UOpRef, unsigned> lanesPicking;
+  unsigned perLane = 1; // reads per lane of the WHERE walked from
   std::function<void(UOpRef, const LaneMask &)> walk = [&](UOpRef w, const LaneMask &reach) {
     const SmallVector<int8_t> &g = decided.find(w)->second;
     for (int8_t side : {1, 0}) {
@@ -57,12 +66,14 @@ void Emitter::collectReadPerLane(ArrayRef<UOpRef> topo) {
       if (nested(w, x) && branchUses.lookup(x) == users.lookup(x))
         walk(x, picks);
       else if (numLanes(laneShape(x)) == 1)
-        lanesPicking[x] += llvm::count(picks, true);
+        lanesPicking[x] += perLane * llvm::count(picks, true);
     }
   };
   for (auto &[w, g] : decided)
-    if (!branchUses.count(w) || branchUses.lookup(w) != users.lookup(w))
+    if (!branchUses.count(w) || branchUses.lookup(w) != users.lookup(w)) {
+      perLane = readByWider.contains(w) ? 2 : 1;
       walk(w, LaneMask(g.size(), true));
+    }
   for (auto &[x, n] : lanesPicking)
     if (n > 1)
       readPerLane.insert(x);
