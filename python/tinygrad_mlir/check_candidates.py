@@ -6,19 +6,19 @@ into a panel, a mask hoisted) are repeated around opts they were not chosen for 
 value there is found only if the search picks that candidate. With TINYGRAD_MLIR_CHECK on, this compiles N such
 candidates of each kernel (tinygrad's own action list, search.py's `actions`, those the CPU takes: UPCAST,
 UNROLL, THREAD), deterministically per AST, and every launch of the kernel also runs each candidate on copies of
-the inputs and compares its outputs twice. With tinygrad's own C under the candidate's opts, by the rules the
-kernel's check has (the opts decide which values tinygrad's devectorized C names, so rounds or wraps, and a
-candidate must give its values: seed 2238 #88, a half product rounded under UPCAST 1 4 that tinygrad's C compares
-unrounded, showed up only there), wherever tinygrad's codegen takes those opts; a kernel that computes in 16-bit
-floats at their tolerance, since our heuristic's steps reorder its sums there too. And with the kernel run (ours,
-itself compared with tinygrad's), within 1e-5 of each output's largest magnitude (TINYGRAD_MLIR_CHECK=scaled's
-rule, in every mode: the opts reorder the sums, which round in proportion to their terms), leaving out what the
-order decides: 16-bit floats' tolerance where the kernel computes in them, finite values only (a sum of
-infinities is inf or NaN by its order), and no kernel that bitcasts a float (every bit of a sum moves with its
-order). A candidate opt that does not apply is dropped as BEAM drops it (apply_opts'
-KernelOptError), and one whose UPCAST and UNROLL amounts alone multiply past BEAM_UPCAST_MAX (256) is not
-formed, as BEAM forms none past it (get_kernel_actions; their lanes are at least that product, an amount of 0
-being the whole axis); a candidate that fails otherwise is a rejection (stats["failed"]).
+the inputs and compares its outputs twice: with tinygrad's own C under the candidate's opts, wherever tinygrad's
+codegen takes them (the opts decide which values tinygrad's devectorized C names, so rounds or wraps, and a
+candidate must give those values: seed 2238 #88, a half product rounded under UPCAST 1 4 that tinygrad's C compares
+unrounded, showed up only there), and with the kernel run (ours, itself compared with tinygrad's). Both by one
+rule, since the steps our heuristic takes without an Opt, repeated around the candidate's opts, reorder its sums
+against either: integers exactly, floats within 1e-5 of each output's largest magnitude (TINYGRAD_MLIR_CHECK=
+scaled's rule, in every mode), leaving out what the order decides: 16-bit floats' tolerance where the kernel
+computes in them, finite values only (a sum of infinities is inf or NaN by its order: seed 2258 #47), and no
+kernel that bitcasts a float (every bit of a sum moves with its order). A candidate opt that does not apply
+is dropped as BEAM drops it (apply_opts' KernelOptError), and one whose UPCAST and UNROLL amounts alone
+multiply past BEAM_UPCAST_MAX (256) is not formed, as BEAM forms none past it (get_kernel_actions; their lanes
+are at least that product, an amount of 0 being the whole axis); a candidate that fails otherwise is a
+rejection (stats["failed"]).
 """
 import dataclasses
 import os
