@@ -65,7 +65,14 @@ def prod_broadcast_i32():
         a.reshape(4, 1).expand(4, 9).prod(1)
 
 
-PROGRAMS = {"matmul4": matmul4, "bitcast_f32_u8": bitcast_f32_u8, "bitcast_f16_u8": bitcast_f16_u8,
+def half_matmul_tanh():
+    # a program computing in half with a float output (gpu-half-tolerance.test)
+    a = Tensor([((7 * i) % 23 - 11) / 8 for i in range(16 * 64)], dtype=dtypes.half).reshape(16, 64).realize()
+    b = Tensor([((5 * i) % 19 - 9) / 16 for i in range(64 * 8)], dtype=dtypes.half).reshape(64, 8).realize()
+    return [a, b], "(a @ b) in half, cast to float, tanh", (a @ b).cast(dtypes.float32).tanh()
+
+
+PROGRAMS = {"matmul4": matmul4, "half_matmul_tanh": half_matmul_tanh, "bitcast_f32_u8": bitcast_f32_u8, "bitcast_f16_u8": bitcast_f16_u8,
             "bitcast_i64_i32": bitcast_i64_i32, "bitcast_u8_f32": bitcast_u8_f32, "bitcast_u8_f16": bitcast_u8_f16,
             "bitcast_i32_i64": bitcast_i32_i64, "prod_broadcast_f32": prod_broadcast_f32,
             "prod_broadcast_i32": prod_broadcast_i32}
