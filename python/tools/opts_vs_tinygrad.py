@@ -103,7 +103,9 @@ def main():
     ap.add_argument("--random-inputs", action="store_true", help="seeded random values where a case has none")
     args = ap.parse_args()
     from tinygrad import Device
+    import tinygrad.codegen as tg_codegen
     from tinygrad.codegen.opt import KernelOptError
+    from tinygrad.codegen.opt.postrange import Scheduler
     from tinygrad.renderer.cstyle import ClangRenderer
     from tinygrad.uop.ops import KernelInfo
     from tinygrad_mlir import tinygrad as hook
@@ -142,20 +144,39 @@ def main():
             dev.runtime(prg.to_elf())(*[bufs[s] for s in prg.arg.globals], global_size=gs, local_size=ls, vals=(),
                                       wait=True)
             return {s: bufs[s].arr.tobytes() for s in prg.arg.outs}
-        no_axis = set()  # (op, axis) of single actions on an axis the kernel lacks: their other amounts too
+        # The kernel as tinygrad's apply_opts receives it (its passes before the opts, once): a candidate whose
+        # opts its Scheduler refuses there is not applicable, without the whole compile
+        pre = []
+        orig_apply = tg_codegen.apply_opts
+        tg_codegen.apply_opts = lambda sink, ren, beam=0: pre.append(sink) or orig_apply(sink, ren, beam=beam)
+        try:
+            hook._original_do_to_program(base, clang)
+        except Exception:
+            pass
+        finally:
+            tg_codegen.apply_opts = orig_apply
+
+        def tinygrad_takes(opts):
+            if not pre:
+                return True
+            try:
+                k = Scheduler(pre[0], clang)
+                k.convert_loop_to_global()
+                for o in opts:
+                    k.apply_opt(o)
+                return True
+            except KernelOptError:
+                return False
         for opts in cands:
             if beyond_beam_upcast(opts):
                 continue
-            if len(opts) == 1 and (opts[0].op, opts[0].axis) in no_axis:
+            if not tinygrad_takes(opts):
                 counts["not applicable"] += 1
                 continue
             ast = base.replace(arg=dataclasses.replace(base.arg, opts_to_apply=opts))
             try:
                 ref = run(hook._original_do_to_program(ast, clang))
-            except Exception as e:  # tinygrad's apply_opts refuses them, or its codegen or clang fails
-                if len(opts) == 1 and isinstance(e, KernelOptError) and \
-                        ("invalid axis" in str(e) or isinstance(e.__cause__, IndexError)):
-                    no_axis.add((opts[0].op, opts[0].axis))
+            except Exception:  # tinygrad's codegen or clang fails
                 counts["not applicable"] += 1
                 continue
             try:
