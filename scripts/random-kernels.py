@@ -777,7 +777,9 @@ def main():
         (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked "
          f"against ours, {s.get('candidates_tinygrad_checked', 0)} against tinygrad's C under the same opts "
          f"({s.get('candidates_unreferenced', 0)} whose opts tinygrad refuses), "
-         f"{s.get('candidates_mismatched', 0)} mismatched" if args.candidates else ""))
+         f"{s.get('candidates_mismatched', 0)} mismatched" +
+         (f", {s['candidates_differ_like_tinygrad']} differ from our kernel as tinygrad's C does between the two opts"
+          if s.get("candidates_differ_like_tinygrad") else "") if args.candidates else ""))
   rerun = lambda progs, env: sorted(int(m) for m in re.findall(  # noqa: E731
       r"^program (\d+) ", subprocess.run(
           [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--only", ",".join(map(str, progs))] +

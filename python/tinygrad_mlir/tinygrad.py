@@ -436,19 +436,24 @@ class _CheckingProgram:
             cgs, cls = cprg.arg.launch_dims(var_vals)
             crt(*[runs[s] for s in cprg.arg.globals], global_size=cgs, local_size=cls, vals=cprg.arg.vals(var_vals),
                 wait=True)
-            # against ours as run (itself compared with tinygrad's above): the opts only reorder its sums
-            self.compare(runs, before, {s: _HostBuf(ctypes.string_at(b.va_addr, b.size)) for s, b in by_slot.items()},
-                         var_vals, candidate=(opts, cprg))
+            # against tinygrad's C under the same opts
+            like_tinygrad = False
             if rrt is not None and candidates_vs_tinygrad and set(rprg.arg.globals) <= set(before):
                 refs = {s: _HostBuf(d) for s, d in before.items()}
                 rgs, rls = rprg.arg.launch_dims(var_vals)
                 rrt(*[refs[s] for s in rprg.arg.globals], global_size=rgs, local_size=rls,
                     vals=rprg.arg.vals(var_vals), wait=True)
-                # against tinygrad's C under the same opts, by the kernel's own rules
-                self.compare(runs, before, refs, var_vals, candidate=(opts, cprg), same_opts=(rprg, cjson))
+                like_tinygrad = self.compare(runs, before, refs, var_vals, candidate=(opts, cprg),
+                                             same_opts=(rprg, cjson))
+            # against ours as run (itself compared with tinygrad's above): the opts only reorder its sums. Where
+            # the candidate gives tinygrad's values under its opts, a difference from ours is tinygrad's own
+            # between the two opts (seed 2266 #46: edge values in a half conv, 292 under the candidate's opts
+            # in both compilers, -0.79 under the heuristics'): logged and counted, not a mismatch
+            self.compare(runs, before, {s: _HostBuf(ctypes.string_at(b.va_addr, b.size)) for s, b in by_slot.items()},
+                         var_vals, candidate=(opts, cprg), informational=like_tinygrad)
         return ret
 
-    def compare(self, by_slot, before, copies, var_vals, candidate=None, same_opts=None):
+    def compare(self, by_slot, before, copies, var_vals, candidate=None, same_opts=None, informational=False):
         """Outputs in by_slot (ours, or a candidate's: `candidate` = (opts, PROGRAM)) against copies:
         tinygrad's for the kernel; for a candidate ours as run (within the tolerance its other sum order
         needs), or with `same_opts` = (tinygrad's PROGRAM, the candidate's AST JSON) tinygrad's under the
@@ -516,7 +521,12 @@ class _CheckingProgram:
                               f"candidate {ours[i]!r} vs ours {ref[i]!r}" if vs_ours else
                               f"candidate {ours[i]!r} vs tinygrad {ref[i]!r}"))
         if not bad:
-            return
+            return True
+        if informational:
+            stats["candidates_differ_like_tinygrad"] = stats.get("candidates_differ_like_tinygrad", 0) + 1
+            _log(f"CHECK {label}: differs from our kernel as run, as tinygrad's C under its opts does from tinygrad's "
+                 f"under its own: {'; '.join(bad)}")
+            return False
         for key in ["mismatched"] if candidate is None else ["candidates_mismatched"] + \
                 ([] if vs_ours else ["candidates_tinygrad_mismatched"]):
             stats[key] = stats.get(key, 0) + 1
@@ -537,6 +547,7 @@ class _CheckingProgram:
             np.savez(path[:-5] + (".ours.npz" if vs_ours else ".tinygrad.npz"),
                      **{f"slot{s}": copies[s].arr.copy() for s in ref_prg.arg.outs},
                      **({"vars": np.array([[k, str(v)] for k, v in var_vals.items()])} if var_vals else {}))
+        return False
 
 
 def _install_check_runtime():
