@@ -59,7 +59,9 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   // half matmul's max, cast to float: one half ulp on lavapipe where
   // tinygrad's CPU order rounded the other way, random-kernels seed 2245
   // #42). --scaled-tolerance then gives them 16-bit tolerance.
-  bool gpu = !opts.target.empty() && opts.target != "cpu";
+  std::optional<TargetDescription> described =
+      opts.target.empty() ? std::nullopt : TargetDescription::parse(opts.target);
+  bool gpu = described && described->isGPU();
   bool narrow = gpu && llvm::any_of(sym::toposort(tensor), [](UOpRef u) {
     return u->dtype == DType::Float16 || u->dtype == DType::BFloat16;
   });
