@@ -392,6 +392,8 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
     tms.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (stopEarly(tms, earlyStop))
       break;
+    if (i == 0 && count > 1)
+      exec::IsolatedWorker::notice(); // the first run is in under the early stop (timeInChild)
   }
   tgrt_program_free(prog);
   return tms;
@@ -400,13 +402,17 @@ llvm::Expected<std::vector<double>> timeKernel(TimingState &st, const TimedKerne
 } // namespace
 
 llvm::Expected<std::vector<double>> exec::timeInChild(IsolatedWorker &worker, const std::string &request,
-                                                      double earlyStop, unsigned count, double runTimeoutS) {
-  double limit = runTimeoutS, afterLoad = std::numeric_limits<double>::infinity();
+                                                      double earlyStop, unsigned count, double runTimeoutS,
+                                                      double firstRunSlackS) {
+  double limit = runTimeoutS;
+  std::vector<double> afterNotices;
   if (std::isfinite(earlyStop) && earlyStop * count + kTimingLoadS < limit) {
     limit = earlyStop * count + kTimingLoadS;
-    afterLoad = earlyStop * count + kTimingRunSlackS;
+    // the first run, then the others (the child's notices after the load
+    // and after a first run under the early stop)
+    afterNotices = {earlyStop + firstRunSlackS, earlyStop * (count > 1 ? count - 1 : 0) + kTimingRunSlackS};
   }
-  llvm::Expected<std::string> out = worker.call(request, limit, afterLoad);
+  llvm::Expected<std::string> out = worker.call(request, limit, afterNotices);
   if (!out) {
     std::string why = llvm::toString(out.takeError());
     if (limit < runTimeoutS && llvm::StringRef(why).contains("timed out"))
@@ -508,6 +514,7 @@ public:
     TimingChild &child = timingChild();
     std::lock_guard<std::mutex> lock(child.mutex);
     if (!child.worker.alive() || child.search != search) {
+      auto t0 = std::chrono::steady_clock::now();
       // A fresh child (the first, or the next after a cut-off) allocates
       // and touches its buffers, and a new search zeroes the kept ones:
       // seconds for 16M-element buffers on a loaded host, not within a
@@ -519,9 +526,15 @@ public:
       if (!prepared)
         return prepared.takeError();
       child.search = search;
+      child.prepareS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
+    // A first run past the early stop is cut off once it has gone on as
+    // long as a fresh child would cost (the last preparation: the fork, the
+    // buffers zeroed): waiting at most that long past the early stop costs
+    // at most twice what knowing the run's length would (ski rental).
+    double firstRunSlack = std::max(exec::kTimingFirstRunSlackS, child.prepareS);
     return exec::timeInChild(child.worker, encodeRequest(k, earlyStop, count, timing, search), earlyStop, count,
-                             o.runTimeoutS);
+                             o.runTimeoutS, firstRunSlack);
   }
 
   /// The compile `opts` won with (beamSearch's SearchResult::opts and
@@ -628,6 +641,7 @@ private:
   struct TimingChild {
     std::mutex mutex;
     uint64_t search = 0; ///< the search whose buffers the running child has prepared
+    double prepareS = 0; ///< how long the last preparation took (a fresh child's, or a new search's buffers)
     exec::IsolatedWorker worker{[](const std::string &req) -> llvm::Expected<std::string> {
       static TimingState state; // in the child (the parent's copy never runs)
       TimedKernel k;

@@ -128,7 +128,7 @@ std::string exec::IsolatedWorker::stop(bool kill) {
 }
 
 llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &request, double timeoutS,
-                                                        double afterNoticeS) {
+                                                        llvm::ArrayRef<double> afterNoticesS) {
   if (pid <= 0)
     if (llvm::Error e = start())
       return std::move(e);
@@ -153,7 +153,9 @@ llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &reques
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 
   auto t0 = std::chrono::steady_clock::now();
-  auto deadline = t0 + std::chrono::duration<double>(timeoutS);
+  const auto limit = t0 + std::chrono::duration<double>(timeoutS);
+  auto deadline = limit;
+  size_t notices = 0;
   std::string reply;
   while (true) {
     auto now = std::chrono::steady_clock::now();
@@ -173,10 +175,10 @@ llvm::Expected<std::string> exec::IsolatedWorker::call(const std::string &reques
       return err(stop(/*kill=*/false));
     if (reply != "~")
       break;
-    // the handler's notice: from here at most afterNoticeS
-    if (std::isfinite(afterNoticeS)) {
-      decltype(deadline) bound = std::chrono::steady_clock::now() + std::chrono::duration<double>(afterNoticeS);
-      deadline = std::min(deadline, bound);
+    // the handler's k-th notice: from here at most afterNoticesS[k]
+    if (size_t k = notices++; k < afterNoticesS.size() && std::isfinite(afterNoticesS[k])) {
+      auto bound = std::chrono::steady_clock::now() + std::chrono::duration<double>(afterNoticesS[k]);
+      deadline = std::min(limit, bound);
     }
   }
   if (reply[0] == '-')

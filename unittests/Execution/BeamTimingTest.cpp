@@ -1,7 +1,8 @@
 //===- BeamTimingTest.cpp - a BEAM candidate's timing child: the cut-off ---===//
 //
 // exec::timeInChild, as BEAM times a CPU candidate: a candidate still
-// running past count x the early stop (+ the load allowance) is killed and
+// running past count x the early stop (+ the load allowance), or whose
+// first run goes past the early stop (+ slack), is killed and
 // ranked inf, as tinygrad's BEAM_DEV_TIMEOUT does; a fault, or a run past
 // the search's own limit without an early stop, is that candidate's error.
 // The "kernel" here is a handler that hangs for good, faults or answers at
@@ -31,6 +32,18 @@ IsolatedWorker candidateChild() {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (req == "fault")
       std::raise(SIGSEGV);
+    using std::chrono::milliseconds;
+    if (req == "slow first run") { // loaded, then a first run of 2 s
+      IsolatedWorker::notice();
+      std::this_thread::sleep_for(milliseconds(2000));
+      return std::string("2 ");
+    }
+    if (req == "slow other runs") { // loaded, a quick first run, then 1.5 s of runs
+      IsolatedWorker::notice();
+      IsolatedWorker::notice();
+      std::this_thread::sleep_for(milliseconds(1500));
+      return std::string("0.01 0.75 0.75 ");
+    }
     return std::string("1.5e-03 1.25e-03 2e-03 ");
   });
 }
@@ -64,6 +77,27 @@ TEST(BeamTiming, ACandidatePastCountTimesTheEarlyStopIsKilledAndRankedInf) {
   ASSERT_TRUE((bool)next) << llvm::toString(next.takeError());
   EXPECT_EQ(next->size(), 3u);
   EXPECT_EQ(w.starts(), 2u);
+}
+
+TEST(BeamTiming, AFirstRunPastTheEarlyStopIsKilledThere) {
+  // A first run slower than the early stop (1 s) ends the candidate
+  // whatever the other runs would take: the 2 s run is killed at 1 s and
+  // the slack, not let run to 3 x 1 s.
+  IsolatedWorker w = candidateChild();
+  llvm::Expected<std::vector<double>> t = timeInChild(w, "slow first run", 1.0, 3, 60);
+  ASSERT_TRUE((bool)t) << llvm::toString(t.takeError());
+  ASSERT_EQ(t->size(), 3u);
+  EXPECT_TRUE(std::isinf((*t)[0])) << (*t)[0];
+}
+
+TEST(BeamTiming, TheOtherRunsHaveTheirOwnBound) {
+  // Once the first run is in under the early stop, the other two get 2 x
+  // 1 s from then: 1.5 s of them is not cut off by the first run's bound.
+  IsolatedWorker w = candidateChild();
+  llvm::Expected<std::vector<double>> t = timeInChild(w, "slow other runs", 1.0, 3, 60);
+  ASSERT_TRUE((bool)t) << llvm::toString(t.takeError());
+  EXPECT_EQ(*t, (std::vector<double>{0.01, 0.75, 0.75}));
+  EXPECT_EQ(w.starts(), 1u);
 }
 
 TEST(BeamTiming, WithoutAnEarlyStopTheSearchsLimitIsAnError) {

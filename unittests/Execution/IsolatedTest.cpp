@@ -143,6 +143,22 @@ TEST(IsolatedWorker, TheBoundAfterANoticeCountsFromIt) {
   IsolatedWorker::notice();
 }
 
+TEST(IsolatedWorker, EachNoticeBoundsTheRestOfTheCallAnew) {
+  // Two notices, bounds of 1 s then 3 s: 0.5 s between them and 1.5 s
+  // after the second answers (the first bound alone would have cut it at
+  // 1 s); no bound goes past timeoutS (1.2 s here against 5 s bounds).
+  IsolatedWorker w([](const std::string &) -> llvm::Expected<std::string> {
+    IsolatedWorker::notice();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    IsolatedWorker::notice();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    return std::string("done");
+  });
+  EXPECT_EQ(llvm::cantFail(w.call("stages", 60, {1.0, 3.0})), "done");
+  EXPECT_NE(errorOf(w.call("stages", 1.2, {5.0, 5.0})).find("timed out"), std::string::npos);
+  EXPECT_EQ(w.starts(), 1u); // both calls were the first child's (the next call forks anew)
+}
+
 TEST(IsolatedWorker, AChildKilledBetweenCallsCostsTheNextCallOnly) {
   // The child dies while idle (as under the OOM killer): the next request's
   // write hits a closed pipe. The SIGPIPE that raises must not reach this

@@ -100,16 +100,28 @@ llvm::Expected<BeamOutcome> beamSearchKernel(Value root, const BeamOptions &opts
 /// `count` x `earlyStop` (+ kTimingLoadS for the request and the object's
 /// load) cannot be the best: the child is killed there and the candidate
 /// is `count` runs of inf (ranked last, not a failure). Once the child says
-/// the object is loaded (IsolatedWorker::notice), the runs get `count` x
-/// `earlyStop` + kTimingRunSlackS from then: a cut-off costs its runs'
-/// bound, not the load's allowance too (resnet_3x3_256x14: 7 cut-offs of
-/// about 0.14 s each, most of it the allowance). Without an early stop, or
+/// the object is loaded (IsolatedWorker::notice), the first run gets
+/// `earlyStop` + `firstRunSlackS`: a first run slower than the early stop
+/// ends the candidate whatever follows (the fastest run is then slower), so
+/// a cut-off costs one early stop and the slack, not `count` early stops
+/// nor the load's allowance (resnet_3x3_256x14: 7 cut-offs of about 0.14 s
+/// each, most of it the allowance, until the load was bounded apart; 11 of
+/// about 60 ms, 2 early stops and 30 ms of slack each, until the first run
+/// was). Once the child says the first run is in, the others get (`count`
+/// - 1) x `earlyStop` + kTimingRunSlackS from then: a kill there would
+/// lose a candidate whose fastest run is under the early stop, so their
+/// slack is wider. Without an early stop, or
 /// where that bound is past `runTimeoutS`, the bound is runTimeoutS and a
 /// run past it is an error ("timed out"), as is a fault.
 inline constexpr double kTimingLoadS = 0.1;
 inline constexpr double kTimingRunSlackS = 0.03;
+/// The first run's least slack past the early stop: the child's run and
+/// its reply against the parent's clock (the search passes more: what a
+/// fresh child costs, as a cut-off costs one).
+inline constexpr double kTimingFirstRunSlackS = 0.01;
 llvm::Expected<std::vector<double>> timeInChild(IsolatedWorker &worker, const std::string &request,
-                                                double earlyStop, unsigned count, double runTimeoutS);
+                                                double earlyStop, unsigned count, double runTimeoutS,
+                                                double firstRunSlackS = kTimingFirstRunSlackS);
 
 /// The cache folder `opts` means (with beam/ at its end).
 std::string beamCacheDir(const BeamOptions &opts);

@@ -10,6 +10,7 @@
 #ifndef TINYGRAD_EXECUTION_ISOLATED_H
 #define TINYGRAD_EXECUTION_ISOLATED_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <limits>
@@ -41,13 +42,16 @@ public:
   IsolatedWorker(const IsolatedWorker &) = delete;
   IsolatedWorker &operator=(const IsolatedWorker &) = delete;
 
-  /// Once the child's handler says notice() for this request, the call's
-  /// bound is at most `afterNoticeS` from then (a request's setup bounded
-  /// apart from its work: BEAM's object load, then its runs).
+  /// Each notice() the child's handler says for this request bounds the
+  /// rest of the call anew: the k-th to `afterNoticesS[k]` from then (a
+  /// notice past the list, or an infinite entry, leaves the bound as it
+  /// is), never past `timeoutS` from the call's start. A request's stages
+  /// bounded apart: BEAM's object load, its first run, its other runs.
   llvm::Expected<std::string> call(const std::string &request, double timeoutS,
-                                   double afterNoticeS = std::numeric_limits<double>::infinity());
+                                   llvm::ArrayRef<double> afterNoticesS = {});
   /// In the child, from the handler: the point of the current request that
-  /// call()'s `afterNoticeS` counts from. Nothing outside a worker's child.
+  /// call()'s next `afterNoticesS` entry counts from. Nothing outside a
+  /// worker's child.
   static void notice();
   /// Children started so far (a fault or a timeout costs one more).
   unsigned starts() const { return started; }
