@@ -78,7 +78,7 @@ public:
 struct SearchOptions {
   unsigned amt = 2;                 ///< beam width (BEAM=amt)
   double minProgressS = 0.01e-6;    ///< BEAM_MIN_PROGRESS (us) in seconds
-  int64_t maxUpcast = 256;          ///< BEAM_UPCAST_MAX
+  int64_t maxUpcast = opt::kBeamUpcastMax; ///< BEAM_UPCAST_MAX
   int64_t maxLocal = 1024;          ///< BEAM_LOCAL_MAX
   size_t maxUops = 3000;            ///< BEAM_UOPS_MAX (0: unbounded)
   double compileTimeoutS = 10;      ///< BEAM_TIMEOUT_SEC

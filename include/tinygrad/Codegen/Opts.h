@@ -28,6 +28,9 @@ struct Opt {
   int64_t arg = 0;
   bool operator==(const Opt &o) const { return op == o.op && axis == o.axis && arg == o.arg; }
 };
+/// tinygrad's BEAM_UPCAST_MAX default: the upcast and unrolled elements a
+/// BEAM candidate may have (search.py's get_kernel_actions).
+inline constexpr int64_t kBeamUpcastMax = 256;
 /// The OptOps member's name, "UPCAST".
 const char *optName(tg::OptOps op);
 /// "Opt(op=OptOps.UPCAST, axis=1, arg=4)", tinygrad's repr.
