@@ -885,9 +885,13 @@ class TestRandomKernels(unittest.TestCase):
     def test_candidates_past_beams_upcast_bound_are_not_formed(self):
         # Seed 2242 #10 (--layers --candidates 4): a candidate of upcasts and full unrolls, 35840 lanes per
         # value, aborted the process in LLVM's instruction selection. BEAM forms none past BEAM_UPCAST_MAX
-        # (check_candidates.beyond_beam_upcast), and the compiler refuses such a kernel (too-many-lanes.test)
-        out = self.only(2242, 10, "--layers", "--candidates", "4")
-        self.assertRegex(out, CANDIDATES_MATCH)
+        # (check_candidates.beyond_beam_upcast), and the compiler refuses such a kernel (too-many-lanes.test).
+        # Seed 2268 #12 (--layers --candidates 8): a conv's heuristic opts (1280 lanes) and UNROLL 0 0 of its 32
+        # channels, 40960 lanes, whose whole-axis amount the opts alone do not tell: our refusal of it is a
+        # candidate BEAM never forms (check_candidates.refused_past_lane_bound), not a rejected kernel
+        for seed, program, n in ((2242, 10, "4"), (2268, 12, "8")):
+            out = self.only(seed, program, "--layers", "--candidates", n)
+            self.assertRegex(out, CANDIDATES_MATCH)
 
     def test_candidates_match_tinygrads_c_under_their_own_opts(self):
         # Seed 2238 #88 (--candidates 4): a half argmax over halves bitcast from uint64. Under the candidate

@@ -61,7 +61,8 @@ def candidate_opts(rng, applied):
 
 def beyond_beam_upcast(opts):
     """Whether BEAM never forms a kernel with these opts: their UPCAST and UNROLL amounts alone multiply past
-    its BEAM_UPCAST_MAX (search.py's get_kernel_actions drops every such kernel)."""
+    its BEAM_UPCAST_MAX (search.py's get_kernel_actions drops every such kernel). An amount of 0 (the whole
+    axis) counts 1 here, the axis's size being the kernel's: refused_past_lane_bound sees the rest."""
     up = 1
     for o in opts:
         if o.op in (OptOps.UPCAST, OptOps.UNROLL) and o.arg:
@@ -69,10 +70,23 @@ def beyond_beam_upcast(opts):
     return up > int(os.environ.get("BEAM_UPCAST_MAX", "256") or 256)
 
 
+LANE_BOUND_REFUSAL = "lanes (its UPCAST and UNROLL axes), over the"
+
+
+def refused_past_lane_bound(e):
+    """Whether a candidate's compile error is our refusal of a value wider than a vector may be (16384 lanes,
+    KernelEmitter's maxValueLanes). A candidate's lanes are its opts' upcasts and unrolls, and our heuristic's
+    steps only where they keep it within BEAM_UPCAST_MAX and the heuristic's own kernel (ApplyOpts.cpp): so
+    such opts are past BEAM's bound by themselves, whole axes counted (seed 2268 #12: a conv's heuristic
+    opts, 1280 lanes, and UNROLL 0 0 of its 32 channels, 40960), and BEAM never forms the kernel."""
+    return LANE_BOUND_REFUSAL in (getattr(e, "detail", None) or "")
+
+
 def compile_candidates(ast, applied, n, compile_ast, is_opt_error):
     """[(opts, PROGRAM)] of up to n candidates of the kernel `ast` whose heuristic applied `applied` (tinygrad
     Opts), each compiled by compile_ast(ast with opts_to_apply). Candidates whose opts do not apply
-    (is_opt_error(exception)) are dropped; any other failure raises."""
+    (is_opt_error(exception)) or are past BEAM's lane bound (refused_past_lane_bound) are dropped; any other
+    failure raises."""
     rng = random.Random(f"{os.environ.get('TINYGRAD_MLIR_CHECK_CANDIDATES_SEED', '0')}:{ast.key.hex()}")
     out, seen = [], {tuple(applied)}
     for _ in range(8 * n):
@@ -85,7 +99,7 @@ def compile_candidates(ast, applied, n, compile_ast, is_opt_error):
         try:
             out.append((opts, compile_ast(ast.replace(arg=dataclasses.replace(ast.arg, opts_to_apply=opts)))))
         except Exception as e:
-            if not is_opt_error(e):
+            if not (is_opt_error(e) or refused_past_lane_bound(e)):
                 raise
     return out
 
