@@ -98,22 +98,30 @@ void count(Operation *op, int64_t outer, Count &c) {
 
 /// The unroll factor for the hottest loop (`n` its constant trip count, or
 /// none and `max` its maximum): the smallest that brings the count within
-/// the budget, else the largest up to `cap` (another round unrolls more).
-/// A constant trip count gets a factor that divides it: otherwise the
-/// unroll leaves an epilogue loop whose bounds are not constants
-/// (masked_select's 320-trip loop unrolled by 136 kept a 48-trip epilogue
-/// per outer iteration, 307k iterations counted as none). A variable's loop
-/// takes any factor: its epilogue runs fewer than `factor` times.
+/// the budget, else the one up to `cap` that leaves the fewest iterations
+/// (another round unrolls more). A constant trip count takes a factor that
+/// divides it (no epilogue) where one fits within twice the smallest, else
+/// any factor (a prime trip count, 257 in random-kernels seed 2213 #16, was
+/// refused): its epilogue is a loop of constant bounds running `n % factor`
+/// times, as the bounds were folded to constants first (masked_select's
+/// 320-trip loop unrolled by 136 kept a 48-trip epilogue of non-constant
+/// bounds before that fold). A variable's loop takes any factor: its
+/// epilogue runs fewer than `factor` times.
 int64_t pickFactor(const Count &c, std::optional<int64_t> n, int64_t max, int64_t cap, int64_t budget) {
   int64_t outer = c.hottestIterations / std::max<int64_t>(1, max), rest = c.iterations - c.hottestIterations;
+  // The hottest loop's iterations after unrolling by `f`, epilogue included.
+  auto after = [&](int64_t f) { return n ? outer * (*n / f + *n % f) : outer * (max / f + f - 1); };
+  auto fits = [&](int64_t f) { return rest + after(f) <= budget; };
   int64_t best = 1;
   for (int64_t f = 2; f <= cap; ++f) {
-    if (n && *n % f)
-      continue;
-    best = f;
-    int64_t after = n ? outer * (*n / f) : outer * (max / f + f - 1);
-    if (rest + after <= budget)
-      break;
+    if (fits(f)) {
+      for (int64_t d = f; n && d <= std::min(cap, 2 * f); ++d)
+        if (*n % d == 0 && fits(d))
+          return d;
+      return f;
+    }
+    if (after(f) < after(best))
+      best = f;
   }
   return best;
 }

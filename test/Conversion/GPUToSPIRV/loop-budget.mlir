@@ -176,3 +176,39 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A prime trip count has no divisor to unroll by: 263 inner iterations
+// under 500 outer ones (132000 in all) are unrolled by the smallest factor
+// that fits, 3, the main loop to 261 and an epilogue loop of constant
+// bounds for the last 2 (500 + 500*(87+2) = 45000). Refused before
+// ("too large to unroll": random-kernels seed 2213 #16's 257-trip
+// contraction on lavapipe).
+// CHECK-LABEL: gpu.func @prime
+// CHECK: scf.for %{{.*}} = %c0 to %c500 step %c1
+// CHECK: %[[MAIN:.*]] = arith.constant 261 : index
+// CHECK: %[[STEP:.*]] = arith.constant 3 : index
+// CHECK: scf.for %{{.*}} = %c0 to %[[MAIN]] step %[[STEP]] iter_args
+// CHECK-COUNT-3: arith.index_cast %{{.*}} : index to i32
+// CHECK: scf.for %{{.*}} = %[[MAIN]] to %c263 step %c1
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @prime(%out: memref<?xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c500 = arith.constant 500 : index
+    %c263 = arith.constant 263 : index
+    %z = arith.constant 0 : i32
+    %s = scf.for %i = %c0 to %c500 step %c1 iter_args(%a = %z) -> i32 {
+      %t = scf.for %j = %c0 to %c263 step %c1 iter_args(%b = %a) -> i32 {
+        %v = arith.index_cast %j : index to i32
+        %w = arith.addi %b, %v : i32
+        scf.yield %w : i32
+      }
+      scf.yield %t : i32
+    }
+    memref.store %s, %out[%c0] : memref<?xi32>
+    gpu.return
+  }
+}
