@@ -560,7 +560,8 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
   every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
   result compared with the one realized through tinygrad (`scaled`: within 1e-5 of each output's largest
-  magnitude too, as --layers checks its kernels): ("match"|"not replayable"|"failed", why)."""
+  magnitude too, as --layers checks its kernels); for cuda:sm_N or amd:gfxN every kernel is compiled to a
+  cubin or HSACO and not run (no driver here): ("matched"|"compiled"|"not replayable"|"failed", why)."""
   import json
   import tempfile
   from tinygrad_mlir.uop_json import dtype_name, uop_to_json
@@ -588,6 +589,10 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   if r.returncode == 0 and last.startswith("MATCH"):
     os.unlink(f.name)
     return "matched", ""
+  if r.returncode == 0 and last.startswith("COMPILED") and target.split(":")[0] in ("cuda", "amd"):
+    # no CUDA or AMD driver runs here: every kernel compiled for the target is the result
+    os.unlink(f.name)
+    return "compiled", ""
   # a mismatch's summary line, then its first differing values (not the last line: one of those)
   summary = [ln for ln in lines if ln.startswith("MISMATCH")]
   # else the refusal: its first diagnostic (the reason) and the last (which kernel)
@@ -638,7 +643,8 @@ def main():
                   help="also run each program's tensor graph through our own scheduler (tinygrad-run)")
   ap.add_argument("--replay-target", default="cpu",
                   help="the target --replay compiles for: cpu, or vulkan (random programs on the GPU route, "
-                       "checked against tinygrad's realized values)")
+                       "checked against tinygrad's realized values), or cuda:sm_N / amd:gfxN (every kernel "
+                       "compiled for that GPU, not run: no driver of theirs here)")
   ap.add_argument("--candidates", type=int, default=0, metavar="N",
                   help="also check N of BEAM's candidates of each kernel against the kernel run "
                        "(TINYGRAD_MLIR_CHECK_CANDIDATES: the heuristic's opts and more, run on the same inputs)")
@@ -673,7 +679,7 @@ def main():
   # a BEAM candidate differed from tinygrad's C under its own opts only (and from no kernel of ours): C's undefined
   # signed overflow may explain it (the -fwrapv rerun), tinygrad's opts do not (not rerun under them)
   candidates_vs_tinygrad_only = []
-  replays = {"matched": 0, "failed": 0, "not replayable": 0}
+  replays = {"matched": 0, "compiled": 0, "failed": 0, "not replayable": 0}
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
@@ -772,8 +778,10 @@ def main():
         (f"; {skipped_rejected} of their kernels refused by ours" if skipped_rejected else "") + ")" +
         (f", {s['bf16_flushed']} bf16 subnormals tinygrad's clang flushed to zero (vcvtneps2bf16 stores, not "
          "the AST's values)" if s.get("bf16_flushed") else "") +
-        (f"; replayed through our scheduler for {args.replay_target}: {replays['matched']} match, {replays['failed']} fail, "
-         f"{replays['not replayable']} not replayable" if args.replay else "") +
+        (f"; replayed through our scheduler for {args.replay_target}: " +
+         (f"{replays['compiled']} compiled (not run: no driver here), " if replays["compiled"] else
+          f"{replays['matched']} match, ") +
+         f"{replays['failed']} fail, {replays['not replayable']} not replayable" if args.replay else "") +
         (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked "
          f"against ours, {s.get('candidates_tinygrad_checked', 0)} against tinygrad's C under the same opts "
          f"({s.get('candidates_unreferenced', 0)} whose opts tinygrad refuses), "

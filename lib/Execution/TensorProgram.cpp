@@ -53,6 +53,58 @@ double msSince(Clock::time_point t) {
 
 llvm::Error rtError(const llvm::Twine &what) { return error(what + ": " + tgrt_last_error()); }
 
+/// create_linear_with_vars on the SINK `tensor` with the options' kernel
+/// graph (ours, sched::getKernelGraph, unless given).
+llvm::Expected<sched::ScheduledProgram> scheduleTensor(sym::Context &ctx, UOpRef tensor,
+                                                       const ProgramOptions &opts) {
+  if (!tensor || tensor->op != sym::Op::SINK)
+    return error("a tensor program is a SINK of the tensors to realize");
+  sched::KernelGraphFn kernelGraph = opts.kernelGraph;
+  if (!kernelGraph)
+    kernelGraph = [&ctx](UOpRef body) -> llvm::Expected<UOpRef> {
+      ctx.errors.clear();
+      if (UOpRef kg = sched::getKernelGraph(ctx, body))
+        return kg;
+      std::string why;
+      for (const std::string &e : ctx.errors)
+        why += (why.empty() ? "" : "; ") + e;
+      return error("get_kernel_graph: " + (why.empty() ? std::string("failed") : why));
+    };
+  return sched::scheduleProgram(ctx, tensor, kernelGraph);
+}
+
+/// The LINEAR's distinct kernel bodies in launch order: each is compiled
+/// once however often it is launched.
+std::vector<UOpRef> kernelBodies(UOpRef linear) {
+  std::vector<UOpRef> bodies;
+  llvm::DenseSet<UOpRef> seen;
+  for (UOpRef si : linear->src)
+    if (UOpRef body = si->src[0]; body->op == sym::Op::SINK && seen.insert(body).second)
+      bodies.push_back(body);
+  return bodies;
+}
+
+/// Kernel `n` of the schedule (`body`) compiled for the options' target,
+/// the schedule's variable values given for a GPU's launch dims.
+llvm::Expected<CompiledKernel> compileBody(KernelCompiler &compiler, MLIRContext *mctx, UOpRef body, size_t n,
+                                           const ProgramOptions &opts, const llvm::StringMap<int64_t> &varVals) {
+  OpBuilder b(mctx);
+  OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
+  b.setInsertionPointToEnd(mod->getBody());
+  Value root = sym::Materializer(b, mod->getLoc()).materialize(body);
+  CompileOptions kopts = opts.kernel;
+  for (const auto &v : varVals)
+    kopts.varValues[v.getKey().str()] = v.getValue();
+  const TargetDescription &target = opts.target;
+  FailureOr<CompiledKernel> k = opts.compile ? opts.compile(root, target, kopts) : compiler.compile(root, target, kopts);
+  if (failed(k))
+    return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
+  if (target.isGPU() && llvm::is_contained(k->globalSizeFor, -1))
+    return error("kernel " + llvm::Twine(n) + ": its workgroup count depends on a variable the schedule "
+                                              "does not bind");
+  return std::move(*k);
+}
+
 int64_t numel(UOpRef u) {
   int64_t n = 1;
   for (int64_t d : tgraph::shapeOf(u))
@@ -374,23 +426,9 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
       *failedAt = s;
   };
   at(Stage::Schedule);
-  if (!tensor || tensor->op != sym::Op::SINK)
-    return error("a tensor program is a SINK of the tensors to realize");
-  sched::KernelGraphFn kernelGraph = opts.kernelGraph;
-  if (!kernelGraph)
-    kernelGraph = [&ctx](UOpRef body) -> llvm::Expected<UOpRef> {
-      ctx.errors.clear();
-      if (UOpRef kg = sched::getKernelGraph(ctx, body))
-        return kg;
-      std::string why;
-      for (const std::string &e : ctx.errors)
-        why += (why.empty() ? "" : "; ") + e;
-      return error("get_kernel_graph: " + (why.empty() ? std::string("failed") : why));
-    };
-
   auto impl = std::make_unique<Impl>();
   auto t0 = Clock::now();
-  auto sp = sched::scheduleProgram(ctx, tensor, kernelGraph);
+  auto sp = scheduleTensor(ctx, tensor, opts);
   double scheduleMs = msSince(t0);
   if (!sp)
     return sp.takeError();
@@ -412,36 +450,19 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
 
   // Every distinct kernel body, compiled and loaded once.
   auto t1 = Clock::now();
-  std::vector<UOpRef> bodies;
-  {
-    llvm::DenseSet<UOpRef> seen;
-    for (UOpRef si : I.linear->src)
-      if (UOpRef body = si->src[0]; body->op == sym::Op::SINK && seen.insert(body).second)
-        bodies.push_back(body);
-  }
+  std::vector<UOpRef> bodies = kernelBodies(I.linear);
   MLIRContext *mctx = ctx.getMLIRContext();
   KernelCompiler compiler(mctx);
   for (auto [n, body] : llvm::enumerate(bodies)) {
-    OpBuilder b(mctx);
-    OwningOpRef<ModuleOp> mod = ModuleOp::create(UnknownLoc::get(mctx));
-    b.setInsertionPointToEnd(mod->getBody());
-    Value root = sym::Materializer(b, mod->getLoc()).materialize(body);
     at(Stage::Compile);
+    llvm::Expected<CompiledKernel> k = compileBody(compiler, mctx, body, n, opts, I.varVals);
+    if (!k)
+      return k.takeError();
+    at(Stage::Runtime);
     Compiled &c = I.kernels[body];
     tgrt_status loaded;
-    CompileOptions kopts = opts.kernel;
-    for (const auto &v : I.varVals)
-      kopts.varValues[v.getKey().str()] = v.getValue();
-    FailureOr<CompiledKernel> k =
-        opts.compile ? opts.compile(root, target, kopts) : compiler.compile(root, target, kopts);
-    if (failed(k))
-      return error("kernel " + llvm::Twine(n) + " of the schedule does not compile for " + target.name);
-    at(Stage::Runtime);
     c.sig = k->signature;
     if (target.isGPU()) {
-      if (llvm::is_contained(k->globalSizeFor, -1))
-        return error("kernel " + llvm::Twine(n) + ": its workgroup count depends on a variable the schedule "
-                                                  "does not bind");
       c.global = k->globalSizeFor;
       c.local = c.sig.localSize;
     } else {
@@ -481,6 +502,41 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
     return std::move(err);
   p->compileTime += msSince(t2);
   return p;
+}
+
+llvm::Expected<CompiledProgram> TensorProgram::compileOnly(sym::Context &ctx, UOpRef tensor, const ProgramOptions &opts,
+                                                           Stage *failedAt) {
+  auto at = [&](Stage s) {
+    if (failedAt)
+      *failedAt = s;
+  };
+  at(Stage::Schedule);
+  CompiledProgram out;
+  auto t0 = Clock::now();
+  auto sp = scheduleTensor(ctx, tensor, opts);
+  out.scheduleMs = msSince(t0);
+  if (!sp)
+    return sp.takeError();
+  out.launches = sched::countKernels(sp->linear);
+  out.copies = sp->linear->src.size() - out.launches;
+  if (opts.progress)
+    opts.progress("schedule", 1, 1);
+  auto t1 = Clock::now();
+  std::vector<UOpRef> bodies = kernelBodies(sp->linear);
+  KernelCompiler compiler(ctx.getMLIRContext());
+  at(Stage::Compile);
+  for (auto [n, body] : llvm::enumerate(bodies)) {
+    llvm::Expected<CompiledKernel> k = compileBody(compiler, ctx.getMLIRContext(), body, n, opts, sp->varVals);
+    if (!k)
+      return k.takeError();
+    ++out.kernels;
+    out.format = k->format;
+    out.binaryBytes += k->binary.size();
+    if (opts.progress)
+      opts.progress("compile", n + 1, bodies.size());
+  }
+  out.compileMs = msSince(t1);
+  return out;
 }
 
 llvm::Error TensorProgram::setBuffer(size_t index, const void *data, size_t bytes) {

@@ -5,7 +5,8 @@
 // through the runtime) on the record's inputs, and each realized tensor is
 // compared with the record's outputs. The LINEAR runs as hcq queue
 // commands replayed on the runtime (exec::TensorProgram); --emit=host
-// prints them.
+// prints them. For a CUDA or AMD target the kernels are only compiled
+// (exec::TensorProgram::compileOnly), as a kernel case's are: COMPILED.
 //
 // Inputs: a program's inputs were realized before it was built, so they are
 // the tensor graph's device buffers with the lowest slots, in creation
@@ -111,6 +112,30 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       return llvm::createStringError(llvm::inconvertibleErrorCode(), kgError);
     };
 
+  if (gpu && described->kind != TargetKind::Vulkan) {
+    if (!opts.emitKind.empty())
+      return die("--emit on a tensor program runs it; " + described->name + " kernels are only compiled here");
+    auto compiled = exec::TensorProgram::compileOnly(ctx, tensor, popts);
+    if (!compiled)
+      return die(llvm::toString(compiled.takeError()));
+    llvm::outs() << "COMPILED: " << compiled->kernels << " kernels (" << compiled->launches << " launches, "
+                 << compiled->copies << " copies) to " << formatName(compiled->format) << " for "
+                 << described->name << ", " << compiled->binaryBytes << " bytes, schedule "
+                 << llvm::format("%.2f", compiled->scheduleMs) << " ms, compile "
+                 << llvm::format("%.2f", compiled->compileMs) << " ms\n";
+    if (opts.json)
+      llvm::outs() << json::Value(json::Object{{"compiled", true},
+                                               {"target", described->name},
+                                               {"format", formatName(compiled->format)},
+                                               {"kernels", (int64_t)compiled->kernels},
+                                               {"launches", (int64_t)compiled->launches},
+                                               {"copies", (int64_t)compiled->copies},
+                                               {"bytes", (int64_t)compiled->binaryBytes},
+                                               {"schedule_ms", compiled->scheduleMs},
+                                               {"compile_ms", compiled->compileMs}})
+                   << "\n";
+    return 0;
+  }
   auto program = exec::TensorProgram::create(ctx, tensor, popts);
   if (!program)
     return die(llvm::toString(program.takeError()));

@@ -24,7 +24,8 @@ struct ProgramOptions {
   /// runs and compares as usual); other kinds are errors.
   llvm::StringRef emitKind, emitPath;
   /// --target: what the kernels are compiled for and run on ("cpu",
-  /// "vulkan"; empty: the host CPU).
+  /// "vulkan"; empty: the host CPU), or only compiled for (CUDA and AMD
+  /// targets, as for a kernel case: no driver of theirs runs here).
   llvm::StringRef target;
   /// --scaled-tolerance: floats also match within 1e-5 (1e-2 at 16 bits) of
   /// their output's largest magnitude (CaseValues.h, scaledFloor).

@@ -66,8 +66,19 @@ struct ProgramOptions {
   std::function<FailureOr<CompiledKernel>(Value root, const TargetDescription &, const CompileOptions &)> compile;
 };
 
-/// Which step of TensorProgram::create failed.
+/// Which step of TensorProgram::create (or compileOnly) failed.
 enum class Stage { Schedule, Compile, Runtime };
+
+/// A tensor program's kernels compiled for a target and not run
+/// (TensorProgram::compileOnly).
+struct CompiledProgram {
+  unsigned kernels = 0;  ///< distinct kernel bodies, each compiled once
+  unsigned launches = 0; ///< kernel launches in the schedule
+  unsigned copies = 0;   ///< copies in the schedule
+  BinaryFormat format = BinaryFormat::ELF;
+  size_t binaryBytes = 0; ///< all kernels' binaries together
+  double scheduleMs = 0, compileMs = 0;
+};
 
 class TensorProgram {
 public:
@@ -76,6 +87,13 @@ public:
   /// error, *failedAt (if given) says which step failed.
   static llvm::Expected<std::unique_ptr<TensorProgram>>
   create(sym::Context &ctx, sym::UOpRef tensor, const ProgramOptions &opts, Stage *failedAt = nullptr);
+  /// Schedules and compiles `tensor`'s kernels as create() does, for a
+  /// target no driver here runs (CUDA and AMD without their hardware): no
+  /// device is opened and nothing is loaded. A kernel that does not compile,
+  /// or whose launch depends on a variable the schedule does not bind, is
+  /// the error it is in create().
+  static llvm::Expected<CompiledProgram> compileOnly(sym::Context &ctx, sym::UOpRef tensor,
+                                                     const ProgramOptions &opts, Stage *failedAt = nullptr);
   ~TensorProgram();
   TensorProgram(const TensorProgram &) = delete;
   TensorProgram &operator=(const TensorProgram &) = delete;
