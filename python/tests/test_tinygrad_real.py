@@ -19,6 +19,9 @@ SITE = os.path.join(PYDIR, "tinygrad_mlir", "site")
 sys.path.insert(0, PYDIR)
 TG = os.environ.get("TINYGRAD_SRC")
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# where the GPU compiles find their device libraries (as test/lit.cfg.py looks)
+CUDA_ROOT = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+ROCM_DEVICE_LIBS = os.environ.get("TG_ROCM_DEVICE_LIBS") or "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 
 from tinygrad_mlir import backend  # noqa: E402
 
@@ -881,6 +884,25 @@ class TestRandomKernels(unittest.TestCase):
         for seed, program, mode in ((2219, 45, "--contractions"), (2213, 83, "--edges")):
             out = self.only(seed, program, mode, "--replay", "--replay-target", "vulkan")
             self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
+
+    @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
+    def test_vulkan_replay_of_a_prime_trip_count_over_the_loop_budget(self):
+        # Seed 2213 #16: a min over a 3x9x128 contraction in one thread, 222942 loop iterations against
+        # lavapipe's 65535, its innermost loop 257 long (prime): refused until tg-gpu-loop-budget took a factor
+        # that does not divide the trip count, the epilogue a loop of constant bounds (loop-budget.mlir)
+        out = self.only(2213, 16, "--replay", "--replay-target", "vulkan")
+        self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
+
+    @unittest.skipUnless(os.path.exists(os.path.join(CUDA_ROOT, "nvvm", "libdevice", "libdevice.10.bc")) and
+                         os.path.exists(os.path.join(ROCM_DEVICE_LIBS, "ocml.bc")),
+                         "needs the CUDA toolkit's libdevice and rocm-device-libs' ocml")
+    def test_programs_compile_for_cuda_and_amd(self):
+        # random programs scheduled by us, every kernel compiled to a cubin / an HSACO (TensorProgram::compileOnly:
+        # no driver of theirs runs here, so compiled is the verdict, never a match)
+        for target in ("cuda:sm_90", "amd:gfx942"):
+            out = self.check(6, 8, "--contractions", "--replay", "--replay-target", target)
+            self.assertRegex(out, rf"replayed through our scheduler for {target}: [1-9][0-9]* compiled \(not run: no "
+                                  r"driver here\), 0 fail")
 
     def test_candidates_past_beams_upcast_bound_are_not_formed(self):
         # Seed 2242 #10 (--layers --candidates 4): a candidate of upcasts and full unrolls, 35840 lanes per
