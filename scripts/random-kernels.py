@@ -67,6 +67,7 @@ os.environ.setdefault("CC", "clang-22" if shutil.which("clang-22") else "clang")
 
 import numpy as np  # noqa: E402
 from tinygrad import Tensor, Variable, dtypes  # noqa: E402
+from tinygrad.uop.ops import Ops  # noqa: E402
 
 import tinygrad_mlir.tinygrad as hook  # noqa: E402
 from tinygrad_mlir.c_semantics import c_defines, float_to_int  # noqa: E402
@@ -567,7 +568,13 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   from tinygrad_mlir.uop_json import dtype_name, uop_to_json
   enc = lambda v: v if isinstance(v, (bool, int)) or math.isfinite(v) else str(v)  # noqa: E731
   flat = lambda v: [y for x in v for y in flat(x)] if isinstance(v, list) else [v]  # noqa: E731
-  if not all(isinstance(d, int) for d in t.shape): return "not replayable", "a symbolic output shape"
+  if not all(isinstance(d, int) for d in t.shape):
+    # a shape of bound-Variable length: the reference is the realized view with each bound variable (an AFTER of
+    # its slot -1 BUFFER storing the value) replaced by that value, the shape tinygrad-run realizes
+    bound = {u: u.const_like(u.unbind()[1]) for d in t.shape if not isinstance(d, int) for u in d.toposort()
+             if u.op is Ops.AFTER and u.src[0].op is Ops.BUFFER}
+    t = Tensor(t.uop.substitute(bound))
+    if not all(isinstance(d, int) for d in t.shape): return "not replayable", "a symbolic output shape"
   g = uop_to_json(graph)
   # device buffers (a bound variable is a BUFFER of slot -1, its value in the graph)
   slots = sorted({n["arg"]["slot"] for n in g["nodes"]

@@ -26,6 +26,7 @@
 #include "tinygrad/Schedule/KernelGraph.h"
 #include "tinygrad/Schedule/TensorGraph.h"
 #include "tinygrad/Symbolic/Bridge.h"
+#include "tinygrad/Symbolic/Ranges.h"
 #include "tinygrad/Symbolic/Rewrite.h"
 #include "tinygrad-rt/runtime.h"
 
@@ -120,6 +121,28 @@ int64_t itemsize(UOpRef u) {
   return dt ? getInfo(*dt).itemsize : 1;
 }
 
+/// `u`'s shape with each symbolic dim (a realized tensor of bound-Variable
+/// length) evaluated at the values its bound variables store; -1 where one
+/// does not evaluate to an integer.
+llvm::SmallVector<int64_t> boundShape(sym::Context &ctx, UOpRef u) {
+  llvm::SmallVector<int64_t> shape = tgraph::shapeOf(u);
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d != tg::kDynamic)
+      continue;
+    d = -1;
+    UOpRef x = tgraph::dimNode(ctx, u, i);
+    if (!x)
+      continue;
+    llvm::DenseMap<UOpRef, UOpRef> subs;
+    for (UOpRef v : sym::toposort(x))
+      if (tgraph::isBoundVar(v))
+        subs[v] = v->src[1]->src[1]; // AFTER(var, STORE(var, value))
+    if (auto n = sym::simplify(ctx, subs.empty() ? x : sym::substitute(ctx, x, subs))->intVal())
+      d = (int64_t)*n;
+  }
+  return shape;
+}
+
 /// Row-major multi-index helpers for reading a view on the host.
 llvm::SmallVector<int64_t> unflatten(int64_t flat, llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> idx(shape.size());
@@ -140,7 +163,17 @@ int64_t flatten(llvm::ArrayRef<int64_t> idx, llvm::ArrayRef<int64_t> shape) {
 /// `u` reads, or -1 for padding (which reads as zero). A BITCAST (a view of
 /// a contiguous range as elements of another size) maps through bytes: the
 /// part of a byte offset below one source element is carried to the end.
-llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base) {
+/// Shapes of a view's nodes, symbolic dims evaluated at their bound values
+/// (boundShape), computed once per node.
+using ShapeMemo = llvm::DenseMap<UOpRef, llvm::SmallVector<int64_t>>;
+llvm::ArrayRef<int64_t> shapeIn(ShapeMemo &memo, UOpRef u) {
+  auto it = memo.find(u);
+  if (it == memo.end())
+    it = memo.try_emplace(u, tgraph::hasStaticShape(u) ? tgraph::shapeOf(u) : boundShape(u->ctx(), u)).first;
+  return it->second;
+}
+
+llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base, ShapeMemo &memo) {
   int64_t carried = 0;
   while (true) {
     if (u->op == sym::Op::BUFFER) {
@@ -148,10 +181,13 @@ llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UO
       return flatten(idx, tgraph::shapeOf(u)) * itemsize(u) + carried;
     }
     UOpRef s = u->src.empty() ? nullptr : u->src[0];
-    llvm::SmallVector<int64_t> in = s ? tgraph::shapeOf(s) : llvm::SmallVector<int64_t>{};
+    // a view of bound-Variable length: its dims at their bound values
+    llvm::SmallVector<int64_t> in = s ? llvm::SmallVector<int64_t>(shapeIn(memo, s)) : llvm::SmallVector<int64_t>{};
+    if (llvm::is_contained(in, -1) || llvm::is_contained(shapeIn(memo, u), -1))
+      return error("a " + sym::getOpName(u->op) + " of a symbolic shape its bound variables do not give");
     switch (u->op) {
     case sym::Op::RESHAPE:
-      idx = unflatten(flatten(idx, tgraph::shapeOf(u)), in);
+      idx = unflatten(flatten(idx, shapeIn(memo, u)), in);
       break;
     case sym::Op::PERMUTE: {
       auto perm = cast<DenseI64ArrayAttr>(u->arg.attrs.get("perm")).asArrayRef();
@@ -200,7 +236,7 @@ llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UO
     case sym::Op::CONTIGUOUS:
       break;
     case sym::Op::BITCAST: {
-      int64_t bytes = flatten(idx, tgraph::shapeOf(u)) * itemsize(u) + carried, from = itemsize(s);
+      int64_t bytes = flatten(idx, shapeIn(memo, u)) * itemsize(u) + carried, from = itemsize(s);
       carried = bytes % from;
       idx = unflatten(bytes / from, in);
       break;
@@ -491,8 +527,14 @@ TensorProgram::create(sym::Context &ctx, UOpRef tensor, const ProgramOptions &op
   for (UOpRef out : tensor->src) {
     UOpRef view = sym::substitute(ctx, out, p->scheduled.bufferMap);
     I.outputViews.push_back(view);
-    p->outputInfos.push_back(
-        {tgraph::shapeOf(view), dtypeName(view), itemsize(view), numel(view) * itemsize(view)});
+    llvm::SmallVector<int64_t> shape = boundShape(ctx, view);
+    if (llvm::is_contained(shape, -1))
+      return error("output " + llvm::Twine(p->outputInfos.size()) + " has a symbolic shape its bound variables "
+                                                                    "do not give a value");
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    p->outputInfos.push_back({shape, dtypeName(view), itemsize(view), n * itemsize(view)});
   }
   // The schedule's own compile (hcq ops to a JIT-compiled host function)
   // and its one recording count as compile time.
@@ -623,10 +665,11 @@ llvm::Expected<std::vector<char>> TensorProgram::readOutput(size_t index) {
   const OutputInfo &oi = outputInfos[index];
   std::vector<char> out(oi.bytes, 0);
   std::map<UOpRef, std::vector<char>> host;
+  ShapeMemo shapes;
   int64_t count = oi.itemsize ? oi.bytes / oi.itemsize : 0;
   for (int64_t e = 0; e < count; ++e) {
     UOpRef base = nullptr;
-    auto src = sourceIndex(view, unflatten(e, oi.shape), base);
+    auto src = sourceIndex(view, unflatten(e, oi.shape), base, shapes);
     if (!src)
       return error("output " + llvm::Twine(index) + ": " + llvm::toString(src.takeError()));
     if (*src < 0)

@@ -296,19 +296,34 @@ UOpRef replaceContigWithStoreAfter(Match &m) {
     return u->src[0];
   if (diskLike(c, u))
     return c.fail(u, "DISK/TINYFS tensors are not supported");
-  if (!hasStaticShape(u))
-    return c.fail(u, "realizing a symbolic shape is not supported yet");
   auto dev = c.props.device(u);
   if (!isa_and_nonnull<StringAttr>(dev))
     return c.fail(u, "multi-device buffers are not supported");
-  // empty_like: a strong dtype of the value, reshaped to its shape
+  // empty_like (Tensor.empty): a strong dtype of the value, a buffer of the
+  // shape's maximum (a symbolic dim's vmax), reshaped to that and shrunk
+  // to the shape
   Type dt = elementType(u);
   if (tg::isWeakType(dt))
     return c.fail(u, "cannot create storage for a weak dtype");
+  llvm::SmallVector<int64_t> maxShape(shape);
+  llvm::SmallVector<UOpRef, 4> dims;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d != tg::kDynamic) {
+      dims.push_back(c.ctx.constInt(d));
+      continue;
+    }
+    UOpRef dim = dimNode(c.ctx, u, i);
+    if (!dim || !dim->vmax().isInt() || dim->vmax().i < 0 || dim->vmax().i > INT32_MAX)
+      return c.fail(u, "realizing a symbolic shape: dim " + std::to_string(i) + " has no bounded maximum");
+    maxShape[i] = (int64_t)dim->vmax().i;
+    dims.push_back(dim);
+  }
   int64_t size = 1;
-  for (int64_t d : shape)
+  for (int64_t d : maxShape)
     size *= d;
-  UOpRef buf = reshape(c.ctx, newBuffer(c.ctx, dev, size, dt, c.nextSlot++), shape);
+  UOpRef buf = reshape(c.ctx, newBuffer(c.ctx, dev, size, dt, c.nextSlot++), maxShape);
+  if (maxShape != shape)
+    buf = shrinkToDims(c.ctx, buf, shape, dims);
   return after(c.ctx, buf, {store(c.ctx, buf, u->src[0])}, getTag(u));
 }
 

@@ -1,6 +1,7 @@
 //===- TensorGraph.cpp - tinygrad's UOp properties on tensor graphs -------===//
 #include "tinygrad/Schedule/TensorGraph.h"
 
+#include "tinygrad/Schedule/Graph.h"
 #include "tinygrad/Dialect/TG/IR/TypeRules.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -51,6 +52,8 @@ tg::ParamAttr tgraph::paramAttr(UOpRef u) {
 llvm::SmallVector<int64_t> tgraph::shapeOf(UOpRef u) {
   return tg::getValueInfo(u->type).shape;
 }
+
+UOpRef tgraph::dimNode(Context &ctx, UOpRef u, unsigned i) { return sched::dimOf(ctx, u, i); }
 
 bool tgraph::hasStaticShape(UOpRef u) {
   return llvm::none_of(shapeOf(u), [](int64_t d) { return d == tg::kDynamic; });
@@ -247,6 +250,13 @@ UOpRef tgraph::shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
 UOpRef tgraph::shrinkTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> zeros(shape.size(), 0);
   return shrink(ctx, x, zeros, shape);
+}
+
+UOpRef tgraph::shrinkToDims(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<UOpRef> dims) {
+  llvm::SmallVector<int64_t> zeros(shape.size(), 0);
+  Type t = tg::makeValueType(elementType(x), shape, typeAddrSpace(x));
+  UOpRef sizes = dims.size() == 1 ? dims[0] : ctx.stack(dims);
+  return ctx.get(Op::SHRINK, t, {x, shapeArg(ctx, zeros), sizes});
 }
 
 UOpRef tgraph::bitcast(Context &ctx, UOpRef x, Type dtype) {

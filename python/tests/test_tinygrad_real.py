@@ -885,6 +885,15 @@ class TestRandomKernels(unittest.TestCase):
             out = self.only(seed, program, mode, "--replay", "--replay-target", "vulkan")
             self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
 
+    def test_variable_length_outputs_replay_through_our_scheduler(self):
+        # Seed 2276 #84 and #17 (--variables): tensors of bound-Variable length, realized by our scheduler as
+        # tinygrad's empty_like does (a buffer of the variable's maximum, shrunk to the shape) and read at the bound
+        # value; refused before ("realizing a symbolic shape is not supported yet"), and the harness counted such
+        # programs not replayable (39 of seed 2276's 100)
+        for program in (84, 17):
+            out = self.only(2276, program, "--variables", "--replay")
+            self.assertIn("replayed through our scheduler for cpu: 1 match, 0 fail", out)
+
     @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
     def test_vulkan_replay_of_a_prime_trip_count_over_the_loop_budget(self):
         # Seed 2213 #16: a min over a 3x9x128 contraction in one thread, 222942 loop iterations against

@@ -39,6 +39,9 @@ tg::ParamAttr paramAttr(UOpRef u);
 /// are tg::kDynamic.
 llvm::SmallVector<int64_t> shapeOf(UOpRef u);
 bool hasStaticShape(UOpRef u);
+/// Dim `i` of u's shape as a node: a CONST, or the symbolic expression
+/// tinygrad's `_shape` gives it (sched::dimOf); null when none is found.
+UOpRef dimNode(Context &ctx, UOpRef u, unsigned i);
 std::optional<tg::AddrSpace> typeAddrSpace(UOpRef u);
 
 /// Memoized derived properties that walk sources (tinygrad's
@@ -83,6 +86,9 @@ UOpRef shrink(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> starts,
               llvm::ArrayRef<int64_t> ends);
 /// `x.shrink_to(shape)`.
 UOpRef shrinkTo(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape);
+/// `x.shrink_to(shape)` for a shape of symbolic dims (tg::kDynamic in
+/// `shape`, their nodes in `dims`; every dim's node, static ones CONSTs).
+UOpRef shrinkToDims(Context &ctx, UOpRef x, llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<UOpRef> dims);
 /// `x.bitcast(dtype)` (the identity for the same dtype).
 UOpRef bitcast(Context &ctx, UOpRef x, Type dtype);
 UOpRef contiguous(Context &ctx, UOpRef x, const Tag &tag = std::nullopt);
