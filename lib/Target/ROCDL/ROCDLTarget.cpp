@@ -20,6 +20,8 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -106,6 +108,34 @@ void defineControlConstants(llvm::Module &m, const AmdTarget &t) {
   define("__oclc_ABI_version", i32, t.abi);
 }
 
+/// LLVM 22's AMDGPU instruction selection cannot select a vector fpext from
+/// half of 5, 6 or 7 lanes whose lanes are then read one by one: its widened
+/// legalization leaves an f32 `Constant<-1>` node ("Cannot select", an abort
+/// of the process; random-kernels --variables seed 2288 #78, a 5-wide upcast
+/// of half values added in f32; `llc -mcpu=gfx942` on the two-line reduction).
+/// NVPTX selects them. So an fpext of half lanes of a count that is not a
+/// power of two is split into its lanes here, after the optimizer and before
+/// code generation (AMDGPU's legalization splits such vectors into lanes
+/// anyway).
+void splitOddHalfExtends(llvm::Function &f) {
+  llvm::SmallVector<llvm::FPExtInst *> odd;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (auto *e = llvm::dyn_cast<llvm::FPExtInst>(&i))
+      if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(e->getSrcTy());
+          vt && vt->getElementType()->isHalfTy() && !llvm::isPowerOf2_32(vt->getNumElements()))
+        odd.push_back(e);
+  for (llvm::FPExtInst *e : odd) {
+    llvm::IRBuilder<> b(e);
+    auto *to = llvm::cast<llvm::FixedVectorType>(e->getDestTy());
+    llvm::Value *v = llvm::PoisonValue::get(to);
+    for (unsigned lane = 0; lane < to->getNumElements(); ++lane)
+      v = b.CreateInsertElement(
+          v, b.CreateFPExt(b.CreateExtractElement(e->getOperand(0), lane), to->getElementType()), lane);
+    e->replaceAllUsesWith(v);
+    e->eraseFromParent();
+  }
+}
+
 FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &options, llvm::CodeGenFileType type) {
   FailureOr<AmdTarget> t = readTarget(module);
   if (failed(t))
@@ -160,6 +190,9 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
   }
   if (failed(gpu_codegen::checkAllCallsDefined(loc, *m)))
     return failure();
+  for (llvm::Function &f : *m)
+    if (!f.isDeclaration())
+      splitOddHalfExtends(f);
   PhaseTimes::Scope phase(options.phases, "llvm_codegen");
   return gpu_codegen::emit(loc, ctx, *m, **tm, type);
 }
