@@ -3,6 +3,7 @@
 #include "tinygrad/Target/CPU/SplitCrossBlockVectors.h"
 #include "tinygrad/Target/CPU/TransposeLaneGathers.h"
 #include "tinygrad/Target/CPU/X86TruncatingConverts.h"
+#include "tinygrad/Target/GuardedLLVM.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -158,13 +159,15 @@ struct ObjectPipeline {
   llvm::legacy::PassManager pm;
   bool ready = false;
 };
-ObjectPipeline &objectPipeline(llvm::TargetMachine *tm) {
+/// This thread's pipeline, built on first use (and again after an abort
+/// inside one, which is let go: GuardedLLVM.h).
+std::unique_ptr<ObjectPipeline> &objectPipeline(llvm::TargetMachine *tm) {
   thread_local std::unique_ptr<ObjectPipeline> p;
   if (!p) {
     p = std::make_unique<ObjectPipeline>();
     p->ready = !tm->addPassesToEmitFile(p->pm, p->os, nullptr, llvm::CodeGenFileType::ObjectFile);
   }
-  return *p;
+  return p;
 }
 } // namespace
 
@@ -299,11 +302,17 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     return module.emitError("CPU target: translation to LLVM IR failed");
 
   auto optStart = std::chrono::steady_clock::now();
+  // False when LLVM aborted inside the pipeline (GuardedLLVM.h): its
+  // analysis managers, on the heap, are then let go rather than destroyed.
   auto optimize = [&](llvm::Module &m, bool vectorize) {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
+    struct Analyses {
+      llvm::LoopAnalysisManager lam;
+      llvm::FunctionAnalysisManager fam;
+      llvm::CGSCCAnalysisManager cgam;
+      llvm::ModuleAnalysisManager mam;
+    };
+    auto am = std::make_unique<Analyses>();
+    auto &[lam, fam, cgam, mam] = *am;
     llvm::PipelineTuningOptions pto;
     pto.LoopVectorization = vectorize;
     pto.SLPVectorization = vectorize;
@@ -334,9 +343,14 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     } else {
       mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     }
-    mpm.run(m, mam);
+    if (runGuardedLLVM([&] { mpm.run(m, mam); }))
+      return true;
+    (void)am.release();
+    return false;
   };
-  optimize(*llvmModule, /*vectorize=*/true);
+  const char *aborted = "CPU target: LLVM aborted on this kernel (an LLVM bug; its message is on stderr)";
+  if (!optimize(*llvmModule, /*vectorize=*/true))
+    return module.emitError(aborted);
   // LLVM 22's VectorCombine can leave invalid IR after the SLP vectorizer
   // (a shufflevector of <16 x i8> and <16 x i32> lanes in a scalarized
   // kernel, random-kernels --assign --edges seed 1946), which instruction
@@ -346,7 +360,8 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     llvmModule = translate();
     if (!llvmModule)
       return module.emitError("CPU target: translation to LLVM IR failed");
-    optimize(*llvmModule, /*vectorize=*/false);
+    if (!optimize(*llvmModule, /*vectorize=*/false))
+      return module.emitError(aborted);
     std::string why;
     llvm::raw_string_ostream os(why);
     if (llvm::verifyModule(*llvmModule, &os))
@@ -376,19 +391,26 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
   if (wantAsm) {
     llvm::SmallString<4096> buf;
     llvm::raw_svector_ostream os(buf);
-    llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    auto pm = std::make_unique<llvm::legacy::PassManager>();
+    if (tm->addPassesToEmitFile(*pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
       return module.emitError("CPU target: cannot emit assembly");
-    pm.run(*llvmModule);
+    if (!runGuardedLLVM([&] { pm->run(*llvmModule); })) {
+      (void)pm.release(); // mid-run: let go, not destroyed
+      return module.emitError(aborted);
+    }
     out.assembly.assign(buf.begin(), buf.end());
   }
   {
-    ObjectPipeline &obj = objectPipeline(tm);
+    std::unique_ptr<ObjectPipeline> &slot = objectPipeline(tm);
+    ObjectPipeline &obj = *slot;
     std::lock_guard<std::mutex> lock(obj.mutex);
     if (!obj.ready)
       return module.emitError("CPU target: cannot emit an object file");
     obj.buf.clear();
-    obj.pm.run(*llvmModule);
+    if (!runGuardedLLVM([&] { obj.pm.run(*llvmModule); })) {
+      (void)slot.release(); // mid-run: let go (its mutex unlocked by `lock`), the next kernel builds anew
+      return module.emitError(aborted);
+    }
     out.object.assign(obj.buf.begin(), obj.buf.end());
   }
   out.emitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - emitStart).count();

@@ -1,5 +1,6 @@
 //===- DeviceCodegen.cpp - LLVM's GPU backends, in-process -----------------===//
 #include "tinygrad/Target/GPU/DeviceCodegen.h"
+#include "tinygrad/Target/GuardedLLVM.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -131,31 +132,40 @@ bool gpu_codegen::needsLibrary(const llvm::Module &module, StringRef prefix) {
   return false;
 }
 
-void gpu_codegen::optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel) {
+bool gpu_codegen::optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel) {
   llvm::internalizeModule(module, [](const llvm::GlobalValue &gv) {
     const auto *f = llvm::dyn_cast<llvm::Function>(&gv);
     return f && !f->isDeclaration() &&
            (f->getCallingConv() == llvm::CallingConv::PTX_Kernel ||
             f->getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL);
   });
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
+  // On the heap: after an abort inside the pipeline (runGuardedLLVM) they
+  // hold analyses of a half-done run, and are let go rather than destroyed.
+  struct Pipeline {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::ModulePassManager mpm;
+  };
+  auto p = std::make_unique<Pipeline>();
   llvm::PassBuilder pb(&tm); // registers the target's own passes (NVVMReflect, AMDGPU's)
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.registerModuleAnalyses(p->mam);
+  pb.registerCGSCCAnalyses(p->cgam);
+  pb.registerFunctionAnalyses(p->fam);
+  pb.registerLoopAnalyses(p->lam);
+  pb.crossRegisterProxies(p->lam, p->fam, p->cgam, p->mam);
   llvm::OptimizationLevel level = optLevel >= 3 ? llvm::OptimizationLevel::O3
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                   : optLevel == 1 ? llvm::OptimizationLevel::O1
                                                   : llvm::OptimizationLevel::O0;
-  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0
-                                    ? pb.buildO0DefaultPipeline(level)
-                                    : pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(module, mam);
+  p->mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                : pb.buildPerModuleDefaultPipeline(level);
+  if (!runGuardedLLVM([&] { p->mpm.run(module, p->mam); })) {
+    (void)p.release();
+    return false;
+  }
+  return true;
 }
 
 LogicalResult gpu_codegen::checkAllCallsDefined(Location loc, const llvm::Module &module) {
@@ -189,10 +199,14 @@ FailureOr<std::string> gpu_codegen::emit(Location loc, Context &ctx, llvm::Modul
   {
     llvm::raw_string_ostream os(out);
     llvm::buffer_ostream bos(os);
-    llvm::legacy::PassManager pm;
-    if (tm.addPassesToEmitFile(pm, bos, nullptr, type))
+    auto pm = std::make_unique<llvm::legacy::PassManager>();
+    if (tm.addPassesToEmitFile(*pm, bos, nullptr, type))
       return emitError(loc) << "LLVM cannot emit this file type for " << tm.getTargetTriple().str();
-    pm.run(module);
+    if (!runGuardedLLVM([&] { pm->run(module); })) {
+      (void)pm.release(); // mid-run: let go, not destroyed
+      return emitError(loc) << "LLVM's " << tm.getTargetTriple().getArchName()
+                            << " code generation aborted on this kernel (an LLVM bug; its message is on stderr)";
+    }
   }
   if (ctx.hasErrors())
     return ctx.fail(loc, "LLVM's code generation failed");

@@ -119,7 +119,8 @@ FailureOr<std::string> nvvm_target::emitPTX(ModuleOp module, const Options &opti
     PhaseTimes::Scope phase(options.phases, "optimize");
     bool ftz = target.hasFtz(), fast = target.hasFastMath();
     answerReflect(*llvmModule, sm, ftz, fast);
-    gpu_codegen::optimize(*llvmModule, **tm, target.getO());
+    if (!gpu_codegen::optimize(*llvmModule, **tm, target.getO()))
+      return emitError(loc) << "LLVM's optimizer aborted on this kernel (an LLVM bug; its message is on stderr)";
   }
   if (failed(gpu_codegen::checkAllCallsDefined(loc, *llvmModule)))
     return failure();

@@ -186,7 +186,8 @@ FailureOr<std::string> emit(ModuleOp module, const rocdl_target::Options &option
   }
   {
     PhaseTimes::Scope phase(options.phases, "optimize");
-    gpu_codegen::optimize(*m, **tm, t->attr.getO());
+    if (!gpu_codegen::optimize(*m, **tm, t->attr.getO()))
+      return emitError(loc) << "LLVM's optimizer aborted on this kernel (an LLVM bug; its message is on stderr)";
   }
   if (failed(gpu_codegen::checkAllCallsDefined(loc, *m)))
     return failure();

@@ -76,8 +76,9 @@ LogicalResult linkLibrary(Location loc, Context &ctx, llvm::Module &module, Stri
 
 /// Makes every function but the kernels (and every global) internal, so
 /// the library code nothing calls goes, then runs LLVM's O`optLevel`
-/// pipeline with `tm`'s target passes.
-void optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel);
+/// pipeline with `tm`'s target passes. False when LLVM aborted inside it
+/// (GuardedLLVM.h): the module is then to be dropped.
+bool optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel);
 
 /// An error at `loc` naming every function the optimized `module` still
 /// calls without defining (a math call no library resolved): it would
