@@ -580,6 +580,11 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   slots = sorted({n["arg"]["slot"] for n in g["nodes"]
                   if n["op"] == "BUFFER" and isinstance(n["arg"], dict) and n["arg"]["slot"] >= 0})
   by_slot = {x.uop.base.arg.slot: x for x in Ctx.inputs}
+  # other device buffers the graph reads that are already realized (a tensor the program built from Python
+  # values, realized on its device before the graph): inputs too, with the values they hold
+  for u in graph.toposort():
+    if u.op is Ops.BUFFER and u.arg.slot in slots and u.arg.slot not in by_slot and u.is_realized:
+      by_slot[u.arg.slot] = Tensor(u)
   if any(s not in by_slot for s in slots):
     return "not replayable", f"buffers {[s for s in slots if s not in by_slot]} are not inputs ({sorted(by_slot)})"
   rec = {"id": label, "description": label, "tensor_graph": g, "var_vals": {},

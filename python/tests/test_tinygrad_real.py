@@ -885,6 +885,13 @@ class TestRandomKernels(unittest.TestCase):
             out = self.only(seed, program, mode, "--replay", "--replay-target", "vulkan")
             self.assertIn("replayed through our scheduler for vulkan: 1 match, 0 fail", out)
 
+    def test_realized_buffers_the_graph_reads_replay_as_inputs(self):
+        # Seed 2280 #4 (--edges): the graph reads a buffer the program built from Python values and realized before
+        # it, not one of its drawn inputs; the record now gives that buffer's values as an input (it was "not
+        # replayable": 5-10 of 100 programs in --edges)
+        out = self.only(2280, 4, "--edges", "--replay")
+        self.assertIn("replayed through our scheduler for cpu: 1 match, 0 fail", out)
+
     def test_variable_length_outputs_replay_through_our_scheduler(self):
         # Seed 2276 #84 and #17 (--variables): tensors of bound-Variable length, realized by our scheduler as
         # tinygrad's empty_like does (a buffer of the variable's maximum, shrunk to the shape) and read at the bound
