@@ -159,10 +159,6 @@ int64_t flatten(llvm::ArrayRef<int64_t> idx, llvm::ArrayRef<int64_t> shape) {
   return f;
 }
 
-/// The byte offset in buffer `base` of the element that index `idx` of view
-/// `u` reads, or -1 for padding (which reads as zero). A BITCAST (a view of
-/// a contiguous range as elements of another size) maps through bytes: the
-/// part of a byte offset below one source element is carried to the end.
 /// Shapes of a view's nodes, symbolic dims evaluated at their bound values
 /// (boundShape), computed once per node.
 using ShapeMemo = llvm::DenseMap<UOpRef, llvm::SmallVector<int64_t>>;
@@ -173,6 +169,10 @@ llvm::ArrayRef<int64_t> shapeIn(ShapeMemo &memo, UOpRef u) {
   return it->second;
 }
 
+/// The byte offset in buffer `base` of the element that index `idx` of view
+/// `u` reads, or -1 for padding (which reads as zero). A BITCAST (a view of
+/// a contiguous range as elements of another size) maps through bytes: the
+/// part of a byte offset below one source element is carried to the end.
 llvm::Expected<int64_t> sourceIndex(UOpRef u, llvm::SmallVector<int64_t> idx, UOpRef &base, ShapeMemo &memo) {
   int64_t carried = 0;
   while (true) {

@@ -119,14 +119,15 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
     if (!compiled)
       return die(llvm::toString(compiled.takeError()));
     llvm::outs() << "COMPILED: " << compiled->kernels << " kernels (" << compiled->launches << " launches, "
-                 << compiled->copies << " copies) to " << formatName(compiled->format) << " for "
+                 << compiled->copies << " copies) to " << (compiled->kernels ? formatName(compiled->format) : "nothing")
+                 << " for "
                  << described->name << ", " << compiled->binaryBytes << " bytes, schedule "
                  << llvm::format("%.2f", compiled->scheduleMs) << " ms, compile "
                  << llvm::format("%.2f", compiled->compileMs) << " ms\n";
     if (opts.json)
       llvm::outs() << json::Value(json::Object{{"compiled", true},
                                                {"target", described->name},
-                                               {"format", formatName(compiled->format)},
+                                               {"format", compiled->kernels ? formatName(compiled->format) : ""},
                                                {"kernels", (int64_t)compiled->kernels},
                                                {"launches", (int64_t)compiled->launches},
                                                {"copies", (int64_t)compiled->copies},
