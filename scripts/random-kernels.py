@@ -23,7 +23,7 @@ width-changing bitcasts, integer inputs into transcendentals, indexing by tensor
 --contractions matmuls and convolutions of every dtype; --layers model-sized convolutions, projections
 and attention (ResNet's, mnist's, a llama's) with their fused epilogues, forward or a gradient;
 --variables slices of bound-Variable length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
-stops, steps, ints) of a buffer; --edges plain programs whose inputs
+stops, steps, ints) of a buffer (--in-place: of a realized one, stored in place, and whole-buffer += and *=); --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
 out-of-range floats. With any mode, --candidates N also compiles N of BEAM's candidates of each kernel (our
 heuristic's opts and more, or one opt on the bare kernel: tinygrad_mlir/check_candidates.py) and runs each
@@ -88,6 +88,8 @@ class Ctx:
   """What the current program may draw: edge values in its inputs (--edges), casts C leaves undefined;
   with --replay its inputs realized first (the schedules.jsonl record's inputs)."""
   edges = False
+  in_place = False  # --in-place: --assign into a realized buffer
+  save_records = ""  # --save-records: where every matched replay's record is kept
   ub = {"values": 0, "numpy_agrees": 0, "programs": 0}  # undefined casts where tinygrad's value differed
   replay = False
   inputs = []
@@ -386,8 +388,21 @@ def assign_program(rng):
   view's shape, broadcast along some axes or a scalar; then sometimes a step of a plain program."""
   dtype = rng.choice(FLOATS + INTS)
   base = leaf(rng, rand_shape(rng), dtype).contiguous()
-  steps = [f"assign into {dtype.name}{base.shape}"]
+  # --in-place: into a realized buffer (an optimizer's weights, a KV cache), which tinygrad stores into in
+  # place (AFTER/STORE); into the lazy buffer it rewrites each setitem as a WHERE. A clone: with --replay the leaf
+  # is a realized input, which CONTIGUOUS would not copy (and a setitem would write into)
+  if Ctx.in_place: base = base.clone().realize()
+  elif Ctx.replay: base = base.clone()
+  steps = [f"assign into {'realized ' if Ctx.in_place else ''}{dtype.name}{base.shape}"]
   for _ in range(rng.randint(1, 3)):
+    if Ctx.in_place and rng.random() < 0.25:
+      # an update of the whole buffer, as an optimizer's step: base += x, base *= scalar
+      x = leaf(rng, base.shape, dtype) if rng.random() < 0.6 else (0.5 if dtypes.is_float(dtype) else 3)
+      op = rng.choice(["+=", "*="])
+      if op == "+=": base += x
+      else: base *= x
+      steps.append(f"update {op} {'tensor' if isinstance(x, Tensor) else x}")
+      continue
     ix = []
     for s in base.shape:
       if rng.random() < 0.2:
@@ -556,13 +571,26 @@ def layer_program(rng):
   return params[which].grad, steps
 
 
-def replay(t, graph, save, label, target="cpu", scaled=False):
+def program_buffers(t):
+  """Before t's graph runs: the realized device buffers it reads that are not drawn inputs (a tensor the
+  program built from Python values, a buffer it realized to assign into) by slot, with the values they hold
+  now (an assign overwrites them); and the slots of the buffers the graph itself creates (a clone's, written
+  whole before they are read), which a replay allocates as tinygrad does."""
+  drawn = {x.uop.base.arg.slot for x in Ctx.inputs if x.uop.base.op is Ops.BUFFER}
+  bufs = [u for u in t.uop.toposort() if u.op is Ops.BUFFER and u.arg.slot >= 0 and u.arg.slot not in drawn]
+  return {u.arg.slot: (x.shape, x.dtype, x.tolist()) for u in bufs if u.is_realized for x in [Tensor(u)]}, \
+      {u.arg.slot for u in bufs if not u.is_realized}
+
+
+def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
   """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
   scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
   every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
   result compared with the one realized through tinygrad (`scaled`: within 1e-5 of each output's largest
   magnitude too, as --layers checks its kernels); for cuda:sm_N or amd:gfxN every kernel is compiled to a
-  cubin or HSACO and not run (no driver here): ("matched"|"compiled"|"not replayable"|"failed", why)."""
+  cubin or HSACO and not run (no driver here): ("matched"|"compiled"|"not replayable"|"failed", why).
+  `held`: program_buffers(t) taken before the program ran: the values of the buffers it reads (and assigns),
+  the buffers it creates."""
   import json
   import tempfile
   from tinygrad_mlir.uop_json import dtype_name, uop_to_json
@@ -579,17 +607,19 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   # device buffers (a bound variable is a BUFFER of slot -1, its value in the graph)
   slots = sorted({n["arg"]["slot"] for n in g["nodes"]
                   if n["op"] == "BUFFER" and isinstance(n["arg"], dict) and n["arg"]["slot"] >= 0})
-  by_slot = {x.uop.base.arg.slot: x for x in Ctx.inputs}
-  # other device buffers the graph reads that are already realized (a tensor the program built from Python
-  # values, realized on its device before the graph): inputs too, with the values they hold
-  for u in graph.toposort():
-    if u.op is Ops.BUFFER and u.arg.slot in slots and u.arg.slot not in by_slot and u.is_realized:
-      by_slot[u.arg.slot] = Tensor(u)
-  if any(s not in by_slot for s in slots):
+  # (a drawn scalar realizes to a constant, no buffer)
+  by_slot = {x.uop.base.arg.slot: (x.shape, x.dtype, x.tolist()) for x in Ctx.inputs if x.uop.base.op is Ops.BUFFER}
+  # other device buffers the graph reads that were realized before it (a tensor the program built from Python
+  # values, a buffer it assigns into in place): inputs too, with the values they held before the program ran
+  values, created = held or ({}, set())
+  for slot, x in values.items():
+    by_slot.setdefault(slot, x)
+  if any(s not in by_slot and s not in created for s in slots):
     return "not replayable", f"buffers {[s for s in slots if s not in by_slot]} are not inputs ({sorted(by_slot)})"
+  # each input names its slot: a buffer the program creates may precede one
   rec = {"id": label, "description": label, "tensor_graph": g, "var_vals": {},
-         "inputs": [{"name": f"in{s}", "shape": list(by_slot[s].shape), "dtype": dtype_name(by_slot[s].dtype),
-                     "values": [enc(v) for v in flat(by_slot[s].tolist())]} for s in slots],
+         "inputs": [{"name": f"in{s}", "slot": s, "shape": list(by_slot[s][0]), "dtype": dtype_name(by_slot[s][1]),
+                     "values": [enc(v) for v in flat(by_slot[s][2])]} for s in slots if s in by_slot],
          "outputs": [{"shape": list(t.shape), "dtype": dtype_name(t.dtype), "values": [enc(v) for v in flat(t.tolist())]}]}
   run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
   with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -599,7 +629,11 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
   lines = r.stdout.strip().splitlines()
   last = (lines or [""])[-1]
   if r.returncode == 0 and last.startswith("MATCH"):
-    os.unlink(f.name)
+    if Ctx.save_records:  # --save-records: a record for a regression test
+      os.makedirs(Ctx.save_records, exist_ok=True)
+      os.replace(f.name, os.path.join(Ctx.save_records, f"replay-{label}.json"))
+    else:
+      os.unlink(f.name)
     return "matched", ""
   if r.returncode == 0 and last.startswith("COMPILED") and target.split(":")[0] in ("cuda", "amd"):
     # no CUDA or AMD driver runs here: every kernel compiled for the target is the result
@@ -621,7 +655,8 @@ def replay(t, graph, save, label, target="cpu", scaled=False):
 
 
 def mode_flags(args):
-  return [f"--{f}" for f in ("variables", "contractions", "layers", "assign", "edges") if getattr(args, f)]
+  return [f"--{f.replace('_', '-')}" for f in ("variables", "contractions", "layers", "assign", "in_place", "edges")
+          if getattr(args, f)]
 
 
 def build(args, rng):
@@ -645,11 +680,15 @@ def main():
   ap.add_argument("--programs", type=int, default=100)
   ap.add_argument("--seed", type=int, default=0)
   ap.add_argument("--save", default="", help="directory for the ASTs and inputs of failing kernels")
+  ap.add_argument("--save-records", default="", metavar="DIR",
+                  help="with --replay: keep every matched replay's program record (tinygrad-run --case) in DIR")
   ap.add_argument("--variables", action="store_true", help="bound variables: slice lengths, int64 and wide values")
   ap.add_argument("--contractions", action="store_true", help="matmuls and convolutions of every dtype")
   ap.add_argument("--layers", action="store_true",
                   help="model-sized convolutions and projections with their fused epilogues, and their gradients")
   ap.add_argument("--assign", action="store_true", help="assignments into slices of a buffer (setitem)")
+  ap.add_argument("--in-place", action="store_true",
+                  help="with --assign: into a realized buffer, stored in place (and whole-buffer updates: +=, *=)")
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
   ap.add_argument("--replay", action="store_true",
                   help="also run each program's tensor graph through our own scheduler (tinygrad-run)")
@@ -664,17 +703,14 @@ def main():
   ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)  # internal: tinygrad_raises
   ap.add_argument("--verbose", action="store_true")
   args = ap.parse_args()
-  if args.assign and args.replay:
-    # replay needs every buffer of the graph to be a program input; an assigned buffer is not one, and
-    # tinygrad refuses a setitem into the realized input replay keeps
-    ap.error("--assign programs cannot be replayed (--replay): their assigned buffers are not program inputs")
+  if args.in_place and not args.assign: ap.error("--in-place is a kind of --assign program")
   if args.save: os.environ["TINYGRAD_MLIR_SAVE_FAILED"] = args.save
   if args.candidates: os.environ["TINYGRAD_MLIR_CHECK_CANDIDATES"] = str(args.candidates)
   if args.layers and os.environ["TINYGRAD_MLIR_CHECK"] == "1":
     # a layer's sums run to thousands of terms, which our heuristic splits into lanes (tinygrad's C sums them
     # in order): their rounding is checked against each output's largest magnitude (the hook's `scaled`)
     os.environ["TINYGRAD_MLIR_CHECK"] = "scaled"
-  Ctx.edges, Ctx.replay = args.edges, args.replay
+  Ctx.edges, Ctx.replay, Ctx.in_place, Ctx.save_records = args.edges, args.replay, args.in_place, args.save_records
   import tinygrad.tensor as tinygrad_tensor
   transform_to_call = tinygrad_tensor.transform_to_call
   if args.reference:
@@ -702,6 +738,7 @@ def main():
     Ctx.inputs = []
     try:
       t, steps = build(args, random.Random(f"{args.seed}/{i}"))
+      held = program_buffers(t) if args.replay else None
       graphs = []
 
       def capture(big_sink):
@@ -718,7 +755,7 @@ def main():
         # off by 2.5e-5 where the sum cancels): a float sum's order there is not the CPU program's the
         # reference ran, as between tinygrad's own GPU and CPU backends. Integers stay exact.
         status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target,
-                             scaled=args.layers or args.replay_target != "cpu")
+                             scaled=args.layers or args.replay_target != "cpu", held=held)
         replays[status] += 1
         replayed = why if status == "failed" else None
         if args.verbose and status == "not replayable": print(f"program {i}: not replayable: {why}")

@@ -836,6 +836,16 @@ class TestRandomKernels(unittest.TestCase):
         self.assertRegex(p.stdout, r"random-kernels: 1 programs, 0 kernels checked, 0 unchecked, 0 mismatched, 0 rejected, "
                                    r"0 failed, .* 1 skipped \(tinygrad raises too; 1 of their kernels unchecked\)")
 
+    def test_assignments_replay_through_our_scheduler(self):
+        # --assign programs were refused with --replay (their assigned buffers were no inputs): a setitem into a
+        # clone of an input (a buffer the program creates, between the inputs' slots: each input names its slot),
+        # and --in-place stores into a realized buffer (+=, *=, strided setitem: tinygrad's AFTER/STORE), replayed
+        # on the values the buffers held before the program ran (seeds 3002 and 3003 replay 94 and 99 of 100)
+        out = self.check(12, 3002, "--assign", "--replay")
+        self.assertRegex(out, r"replayed through our scheduler for cpu: 1[0-2] match, 0 fail, 0 not replayable")
+        out = self.check(12, 3003, "--assign", "--in-place", "--replay")
+        self.assertRegex(out, r"replayed through our scheduler for cpu: 1[0-2] match, 0 fail, 0 not replayable")
+
     @unittest.skipIf(os.environ.get("TGRT_TEST_NO_VULKAN"), "TGRT_TEST_NO_VULKAN is set")
     def test_a_replay_refusal_names_its_reason(self):
         # A replay our compile refuses (seed 1938 #13 for a chip LLVM does not know): the failure line names the

@@ -11,6 +11,9 @@
 // Inputs: a program's inputs were realized before it was built, so they are
 // the tensor graph's device buffers with the lowest slots, in creation
 // order; buffers the program creates itself (clone/assign targets) follow.
+// An input with a "slot" binds to that buffer instead (a buffer the program
+// creates may come before an input realized later, as random-kernels' replays
+// of assignments have it).
 //
 //===----------------------------------------------------------------------===//
 #include "RunProgram.h"
@@ -182,10 +185,23 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   if (inputs->size() > bufs.size())
     return die("the record has " + llvm::Twine(inputs->size()) + " inputs but the tensor graph " +
                llvm::Twine(bufs.size()) + " buffers");
-  for (auto [i, in] : llvm::enumerate(*inputs)) {
+  std::vector<bool> bound(bufs.size(), false);
+  for (auto [pos, in] : llvm::enumerate(*inputs)) {
     const json::Object *io = in.getAsObject();
-    const exec::BufferInfo &b = bufs[i];
     llvm::StringRef name = io ? io->getString("name").value_or("?") : "?";
+    // An input naming its buffer's slot binds to it (a graph where a buffer
+    // the program creates has a lower slot than an input); else by position.
+    size_t i = pos;
+    if (std::optional<int64_t> slot = io ? io->getInteger("slot") : std::nullopt) {
+      auto it = llvm::find_if(bufs, [&](const exec::BufferInfo &b) { return b.slot == *slot; });
+      if (it == bufs.end())
+        return die("input '" + name + "' names buffer slot " + llvm::Twine(*slot) + ", which the tensor graph has not");
+      i = it - bufs.begin();
+    }
+    if (bound[i])
+      return die("input '" + name + "': buffer slot " + llvm::Twine(bufs[i].slot) + " is given twice");
+    bound[i] = true;
+    const exec::BufferInfo &b = bufs[i];
     const json::Array *vals = io ? io->getArray("values") : nullptr;
     llvm::StringRef dt = io ? io->getString("dtype").value_or("") : "";
     if (!vals)
@@ -213,9 +229,9 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
   // [sha256(int32 0 big-endian) mod 2^32, S] and the counter [0, 0]
   // (tensor.py _next_counter). Any other such buffer is an error.
   unsigned rngState = 0;
-  for (size_t i = inputs->size(); i < bufs.size(); ++i) {
+  for (size_t i = 0; i < bufs.size(); ++i) {
     const exec::BufferInfo &b = bufs[i];
-    if (b.device != "PYTHON")
+    if (bound[i] || b.device != "PYTHON")
       continue;
     if (b.dtype != "uint32" || b.elements != 2 || rngState >= 2)
       return die("the record has no values for PYTHON-device buffer slot " + llvm::Twine(b.slot) + " (" +
