@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Target/GPU/DeviceCodegen.h"
+#include "tinygrad/Target/GuardedLLVM.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -24,6 +25,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tinygrad;
@@ -105,7 +107,13 @@ LogicalResult gpu_codegen::linkLibrary(Location loc, Context &ctx, llvm::Module 
       std::string names = declaredNames(module);
       auto it = library.reduced.find(names);
       if (it == library.reduced.end()) {
-        FailureOr<std::string> reduced = reduce(loc, buffer, module, path);
+        // Guarded inside the lock: a crash in LLVM's linker is this
+        // kernel's error and the lock is released as the frame unwinds
+        // (under the compile's guard alone it would stay held).
+        std::optional<FailureOr<std::string>> guarded;
+        if (!runGuardedLLVM([&] { guarded.emplace(reduce(loc, buffer, module, path)); }))
+          return emitError(loc) << "reducing the device library " << path << " crashed (an LLVM bug)";
+        FailureOr<std::string> &reduced = *guarded;
         if (failed(reduced))
           return failure();
         if (library.reduced.size() >= kMaxReductions)
