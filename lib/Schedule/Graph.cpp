@@ -236,6 +236,14 @@ UOpRef sched::dimOf(Context &ctx, UOpRef u, unsigned i) {
   return nullptr;
 }
 
+/// The source's dims as nodes, where one is symbolic (a RESHAPE's sizes,
+/// a PAD's bound or a FLIP's last index need them).
+static void fillSymbolicInDims(UOpRef u, MArg &m) {
+  if (auto ss = shapeOf(u->src[0]); ss && llvm::is_contained(*ss, tg::kDynamic))
+    for (unsigned i = 0; i < ss->size(); ++i)
+      m.inDims.push_back(dimOf(u->ctx(), u->src[0], i));
+}
+
 std::optional<MArg> sched::margOf(UOpRef u) {
   MArg m;
   switch (u->op) {
@@ -248,9 +256,7 @@ std::optional<MArg> sched::margOf(UOpRef u) {
     for (unsigned i = 0; i < s->size(); ++i)
       m.shapeNodes.push_back(shapeOperandDim(u->src[1], i));
     if (u->op == sym::Op::RESHAPE)
-      if (auto ss = shapeOf(u->src[0]); ss && llvm::is_contained(*ss, tg::kDynamic))
-        for (unsigned i = 0; i < ss->size(); ++i)
-          m.inDims.push_back(dimOf(u->ctx(), u->src[0], i));
+      fillSymbolicInDims(u, m);
     return m;
   }
   case sym::Op::PAD:
@@ -262,6 +268,7 @@ std::optional<MArg> sched::margOf(UOpRef u) {
       m.pairs.push_back({(*a)[i], (*b)[i]});
       m.offsets.push_back(shapeOperandDim(u->src[1], i));
     }
+    fillSymbolicInDims(u, m);
     return m;
   }
   case sym::Op::PERMUTE:
@@ -276,6 +283,7 @@ std::optional<MArg> sched::margOf(UOpRef u) {
                               : DenseBoolArrayAttr()) {
       for (bool b : f.asArrayRef())
         m.perm.push_back(b);
+      fillSymbolicInDims(u, m);
       return m;
     }
     return std::nullopt;

@@ -83,22 +83,24 @@ static std::optional<llvm::SmallVector<SInt>> sints(llvm::ArrayRef<int64_t> dims
   return r;
 }
 
+static std::nullopt_t missingDim(Context &ctx, sym::Op op) {
+  ctx.errors.push_back("apply_movement_op: " + sym::getOpName(op).str() +
+                       " with a symbolic size that cannot be found");
+  return std::nullopt;
+}
+
 std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
                                              llvm::ArrayRef<int64_t> inShape,
                                              const MArg &arg,
                                              llvm::ArrayRef<UOpRef> rngs) {
   Ranges out;
-  // Only SHRINK's sizes, EXPAND and PERMUTE work on symbolic shapes for now.
-  bool symbolic = llvm::is_contained(inShape, tg::kDynamic) ||
-                  llvm::is_contained(arg.shape, tg::kDynamic);
-  for (auto [off, sz] : arg.pairs)
-    symbolic |= op == sym::Op::PAD && (off == tg::kDynamic || sz == tg::kDynamic);
-  if (symbolic && op != sym::Op::SHRINK && op != sym::Op::EXPAND && op != sym::Op::PERMUTE &&
-      op != sym::Op::RESHAPE) {
-    ctx.errors.push_back("apply_movement_op: " + sym::getOpName(op).str() +
-                         " on a symbolic shape is not supported yet");
-    return std::nullopt;
-  }
+  // A symbolic dim or pad amount is a node: the source's dims (inDims) and
+  // the offsets (PAD's before) carry them.
+  auto dimNode = [&](size_t i) -> UOpRef {
+    if (inShape[i] != tg::kDynamic)
+      return py::ic(ctx, inShape[i]);
+    return i < arg.inDims.size() ? arg.inDims[i] : nullptr;
+  };
   switch (op) {
   case sym::Op::SHRINK:
     for (size_t i = 0; i < rngs.size(); ++i)
@@ -115,8 +117,20 @@ std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
     return out;
   }
   case sym::Op::FLIP:
-    for (size_t i = 0; i < rngs.size(); ++i)
-      out.push_back(arg.perm[i] ? py::sub(ctx, py::ic(ctx, inShape[i] - 1), rngs[i]) : rngs[i]);
+    for (size_t i = 0; i < rngs.size(); ++i) {
+      if (!arg.perm[i]) {
+        out.push_back(rngs[i]);
+        continue;
+      }
+      if (inShape[i] != tg::kDynamic) {
+        out.push_back(py::sub(ctx, py::ic(ctx, inShape[i] - 1), rngs[i]));
+        continue;
+      }
+      UOpRef dim = dimNode(i);
+      if (!dim)
+        return missingDim(ctx, op);
+      out.push_back(py::sub(ctx, py::sub(ctx, dim, 1), rngs[i]));
+    }
     return out;
   case sym::Op::EXPAND:
     out.assign(rngs.begin() + std::min(arg.shape.size(), rngs.size()), rngs.end());
@@ -125,17 +139,24 @@ std::optional<Ranges> sched::applyMovementOp(Context &ctx, sym::Op op,
     for (size_t i = 0; i < rngs.size(); ++i) {
       auto [off, sz] = arg.pairs[i];
       UOpRef r = rngs[i];
-      if (sz == inShape[i] && off == 0) {
+      if (sz == inShape[i] && off == 0 && sz != tg::kDynamic) {
         out.push_back(r);
         continue;
       }
-      // (r >= off) & (r < sh+off), simplified before the where is built
-      UOpRef ge = py::ne(ctx, py::lt(ctx, r, off), ctx.constBool(true));
-      UOpRef cond = py::binop(ctx, sym::Op::AND, ge, py::lt(ctx, r, inShape[i] + off));
+      // (r >= off) & (r < sh+off), simplified before the where is built;
+      // off and sh nodes where symbolic (a write at a bound position)
+      UOpRef offNode = off != tg::kDynamic ? py::ic(ctx, off) : i < arg.offsets.size() ? arg.offsets[i] : nullptr;
+      UOpRef dim = dimNode(i);
+      if (!offNode || !dim)
+        return missingDim(ctx, op);
+      UOpRef ge = py::ne(ctx, py::lt(ctx, r, offNode), ctx.constBool(true));
+      UOpRef end = off != tg::kDynamic && inShape[i] != tg::kDynamic ? py::ic(ctx, inShape[i] + off)
+                                                                      : py::add(ctx, dim, offNode);
+      UOpRef cond = py::binop(ctx, sym::Op::AND, ge, py::lt(ctx, r, end));
       cond = sym::graphRewrite(ctx, cond, padMatcher());
       if (!cond)
         return std::nullopt;
-      out.push_back(py::valid(ctx, py::sub(ctx, r, off), cond));
+      out.push_back(py::valid(ctx, py::sub(ctx, r, offNode), cond));
     }
     return out;
   case sym::Op::RESHAPE: {
