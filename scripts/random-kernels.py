@@ -23,7 +23,8 @@ width-changing bitcasts, integer inputs into transcendentals, indexing by tensor
 --contractions matmuls and convolutions of every dtype; --layers model-sized convolutions, projections
 and attention (ResNet's, mnist's, a llama's) with their fused epilogues, forward or a gradient;
 --variables slices of bound-Variable length and int64 / large-range bound variables in arithmetic; --assign setitem into slices (starts,
-stops, steps, ints) of a buffer (--in-place: of a realized one, stored in place, and whole-buffer += and *=); --edges plain programs whose inputs
+stops, steps, ints) of a buffer (--in-place: of a realized one, stored in place, whole-buffer += and *=, and writes at
+a bound Variable position as a KV cache's); --edges plain programs whose inputs
 hold edge values (large magnitudes, -0.0, NaN, inf, denormals, integer extremes) and casts of
 out-of-range floats. With any mode, --candidates N also compiles N of BEAM's candidates of each kernel (our
 heuristic's opts and more, or one opt on the bare kernel: tinygrad_mlir/check_candidates.py) and runs each
@@ -403,6 +404,15 @@ def assign_program(rng):
       else: base *= x
       steps.append(f"update {op} {'tensor' if isinstance(x, Tensor) else x}")
       continue
+    if Ctx.in_place and rng.random() < 0.3 and max(base.shape) >= 2:
+      # a write at a bound Variable position, as a KV cache's: base[..., pos:pos+n, ...] = x (pos a launch argument)
+      ax = rng.choice([i for i, d in enumerate(base.shape) if d >= 2])
+      n = rng.randint(1, min(4, base.shape[ax] - 1))
+      pos = Variable(f"pos{len(steps)}", 0, base.shape[ax] - n).bind(rng.randint(0, base.shape[ax] - n))
+      ix = tuple(slice(pos, pos + n) if i == ax else slice(None) for i in range(base.ndim))
+      base[ix] = leaf(rng, tuple(n if i == ax else d for i, d in enumerate(base.shape)), dtype)
+      steps.append(f"write at pos:pos+{n} (pos bound to {pos.unbind()[1]}) on axis {ax}")
+      continue
     ix = []
     for s in base.shape:
       if rng.random() < 0.2:
@@ -688,7 +698,8 @@ def main():
                   help="model-sized convolutions and projections with their fused epilogues, and their gradients")
   ap.add_argument("--assign", action="store_true", help="assignments into slices of a buffer (setitem)")
   ap.add_argument("--in-place", action="store_true",
-                  help="with --assign: into a realized buffer, stored in place (and whole-buffer updates: +=, *=)")
+                  help="with --assign: into a realized buffer, stored in place (whole-buffer +=, *=, and writes at a "
+                       "bound Variable position, as a KV cache's)")
   ap.add_argument("--edges", action="store_true", help="edge values in the inputs, casts C leaves undefined")
   ap.add_argument("--replay", action="store_true",
                   help="also run each program's tensor graph through our own scheduler (tinygrad-run)")

@@ -2,6 +2,7 @@
 #include "tinygrad/Target/CPU/CPUTarget.h"
 #include "tinygrad/Target/CPU/SplitCrossBlockVectors.h"
 #include "tinygrad/Target/CPU/TransposeLaneGathers.h"
+#include "tinygrad/Target/CPU/X86MaskExtracts.h"
 #include "tinygrad/Target/CPU/X86TruncatingConverts.h"
 #include "tinygrad/Target/GuardedLLVM.h"
 
@@ -70,7 +71,8 @@ static void setLLVMOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value
 /// wrong fix-up in one lane of three; test/Target/CPU/evex-mask-lanes.test).
 /// Without that scheduler the selection order keeps the kshift first.
 /// Measured on bench/kernels (realistic): run times and compile times
-/// within this host's noise.
+/// within this host's noise. Where a lane of the mask is read and the mask
+/// has another use, no order is safe: X86MaskExtracts.cpp.
 static void avoidEvexMaskMiscompile() { setLLVMOptionUnlessGiven("enable-misched", "false"); }
 
 /// Instruction selection's store merging compares every store of a block
@@ -379,6 +381,10 @@ FailureOr<ObjectOutput> emitObject(ModuleOp module, bool wantIR, bool wantAsm) {
     splitCrossBlockVectors(f, registerBits);
     // A tile's stores across its registers, as transposes of those registers.
     transposeLaneGathers(f, registerBits);
+    // Last: no lane of a shared mask read from a k register (an LLVM 22
+    // miscompile under AVX-512).
+    if (tm->getTargetTriple().isX86() && llvm::StringRef(tm->getTargetFeatureString()).contains("+avx512f"))
+      scalarizeMaskExtracts(f);
   }
 
   ObjectOutput out;
