@@ -598,7 +598,8 @@ def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
   every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
   result compared with the one realized through tinygrad (`scaled`: within 1e-5 of each output's largest
   magnitude too, as --layers checks its kernels); for cuda:sm_N or amd:gfxN every kernel is compiled to a
-  cubin or HSACO and not run (no driver here): ("matched"|"compiled"|"not replayable"|"failed", why).
+  cubin or HSACO, and run where that GPU's driver is (else compiled is the verdict, `why` tinygrad-run's
+  reason): ("matched"|"compiled"|"not replayable"|"failed", why).
   `held`: program_buffers(t) taken before the program ran: the values of the buffers it reads (and assigns),
   the buffers it creates."""
   import json
@@ -646,9 +647,9 @@ def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
       os.unlink(f.name)
     return "matched", ""
   if r.returncode == 0 and last.startswith("COMPILED") and target.split(":")[0] in ("cuda", "amd"):
-    # no CUDA or AMD driver runs here: every kernel compiled for the target is the result
+    # no CUDA or AMD driver here (tinygrad-run says so): every kernel compiled for the target is the result
     os.unlink(f.name)
-    return "compiled", ""
+    return "compiled", last.partition(", not run: ")[2]
   # a mismatch's summary line, then its first differing values (not the last line: one of those)
   summary = [ln for ln in lines if ln.startswith("MISMATCH")]
   # else the refusal: its first diagnostic (the reason) and the last (which kernel)
@@ -706,7 +707,7 @@ def main():
   ap.add_argument("--replay-target", default="cpu",
                   help="the target --replay compiles for: cpu, or vulkan (random programs on the GPU route, "
                        "checked against tinygrad's realized values), or cuda:sm_N / amd:gfxN (every kernel "
-                       "compiled for that GPU, not run: no driver of theirs here)")
+                       "compiled for that GPU, and run where its driver is)")
   ap.add_argument("--candidates", type=int, default=0, metavar="N",
                   help="also check N of BEAM's candidates of each kernel against the kernel run "
                        "(TINYGRAD_MLIR_CHECK_CANDIDATES: the heuristic's opts and more, run on the same inputs)")
@@ -739,6 +740,7 @@ def main():
   # signed overflow may explain it (the -fwrapv rerun), tinygrad's opts do not (not rerun under them)
   candidates_vs_tinygrad_only = []
   replays = {"matched": 0, "compiled": 0, "failed": 0, "not replayable": 0}
+  not_run = ""  # why a compiled replay was not run (tinygrad-run's reason: no driver of the target's here)
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])
@@ -768,6 +770,8 @@ def main():
         status, why = replay(t, graphs[0], args.save, f"s{args.seed}_{i}", args.replay_target,
                              scaled=args.layers or args.replay_target != "cpu", held=held)
         replays[status] += 1
+        if status == "compiled":
+          not_run = why
         replayed = why if status == "failed" else None
         if args.verbose and status == "not replayable": print(f"program {i}: not replayable: {why}")
     except Exception as e:
@@ -839,7 +843,7 @@ def main():
         (f", {s['bf16_flushed']} bf16 subnormals tinygrad's clang flushed to zero (vcvtneps2bf16 stores, not "
          "the AST's values)" if s.get("bf16_flushed") else "") +
         (f"; replayed through our scheduler for {args.replay_target}: " +
-         (f"{replays['compiled']} compiled (not run: no driver here), " if replays["compiled"] else
+         (f"{replays['compiled']} compiled (not run: {not_run.partition(':')[0]}), " if replays["compiled"] else
           f"{replays['matched']} match, ") +
          f"{replays['failed']} fail, {replays['not replayable']} not replayable" if args.replay else "") +
         (f"; BEAM candidates: {s.get('candidates', 0)} compiled, {s.get('candidates_checked', 0)} runs checked "

@@ -5,7 +5,8 @@
 // through the runtime) on the record's inputs, and each realized tensor is
 // compared with the record's outputs. The LINEAR runs as hcq queue
 // commands replayed on the runtime (exec::TensorProgram); --emit=host
-// prints them. For a CUDA or AMD target the kernels are only compiled
+// prints them. Where the target's device does not open (a GPU without its
+// driver here) or with --compile-only, the kernels are only compiled
 // (exec::TensorProgram::compileOnly), as a kernel case's are: COMPILED.
 //
 // Inputs: a program's inputs were realized before it was built, so they are
@@ -18,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "RunProgram.h"
 #include "CaseValues.h"
+#include "RunsHere.h"
 
 #include "tinygrad/Execution/TensorProgram.h"
 #include "tinygrad/InitAllDialects.h"
@@ -115,21 +117,29 @@ int tgrun::runProgram(const json::Value &parsed, llvm::StringRef text, const Pro
       return llvm::createStringError(llvm::inconvertibleErrorCode(), kgError);
     };
 
-  if (gpu && described->kind != TargetKind::Vulkan) {
+  // The device is opened here to learn whether it runs (RunsHere.h) and
+  // closed again: the program opens its own.
+  std::string notRun;
+  if (tgrt_device *probe = tgrun::openTargetDevice(popts.target, opts.compileOnly, notRun))
+    tgrt_device_close(probe);
+  else if (notRun.empty())
+    return die(llvm::Twine("opening the ") + popts.target.runtimeDevice() + " device: " + tgrt_last_error());
+  if (!notRun.empty()) {
     if (!opts.emitKind.empty())
-      return die("--emit on a tensor program runs it; " + described->name + " kernels are only compiled here");
+      return die("--emit on a tensor program runs it, and its kernels are not run: " + notRun);
     auto compiled = exec::TensorProgram::compileOnly(ctx, tensor, popts);
     if (!compiled)
       return die(llvm::toString(compiled.takeError()));
     llvm::outs() << "COMPILED: " << compiled->kernels << " kernels (" << compiled->launches << " launches, "
                  << compiled->copies << " copies) to " << (compiled->kernels ? formatName(compiled->format) : "nothing")
                  << " for "
-                 << described->name << ", " << compiled->binaryBytes << " bytes, schedule "
+                 << popts.target.name << ", " << compiled->binaryBytes << " bytes, schedule "
                  << llvm::format("%.2f", compiled->scheduleMs) << " ms, compile "
-                 << llvm::format("%.2f", compiled->compileMs) << " ms\n";
+                 << llvm::format("%.2f", compiled->compileMs) << " ms, not run: " << notRun << "\n";
     if (opts.json)
       llvm::outs() << json::Value(json::Object{{"compiled", true},
-                                               {"target", described->name},
+                                               {"not_run", notRun},
+                                               {"target", popts.target.name},
                                                {"format", compiled->kernels ? formatName(compiled->format) : ""},
                                                {"kernels", (int64_t)compiled->kernels},
                                                {"launches", (int64_t)compiled->launches},

@@ -23,13 +23,15 @@ struct ProgramOptions {
   /// `emitPath`, "host-llvm" the host function they compile to (then it
   /// runs and compares as usual); other kinds are errors.
   llvm::StringRef emitKind, emitPath;
-  /// --target: what the kernels are compiled for and run on ("cpu",
-  /// "vulkan"; empty: the host CPU), or only compiled for (CUDA and AMD
-  /// targets, as for a kernel case: no driver of theirs runs here).
+  /// --target: what the kernels are compiled for and run on (empty: the
+  /// host CPU); a GPU target whose device does not open here is only
+  /// compiled for, as a kernel case's (RunsHere.h).
   llvm::StringRef target;
   /// --scaled-tolerance: floats also match within 1e-5 (1e-2 at 16 bits) of
   /// their output's largest magnitude (CaseValues.h, scaledFloor).
   bool scaledTolerance = false;
+  /// --compile-only: compile every kernel, run nothing (COMPILED).
+  bool compileOnly = false;
 };
 
 /// Schedules, compiles, runs and checks one schedules.jsonl record.

@@ -2,12 +2,13 @@
 //
 //   tinygrad-run --case K.json|RECORD.json [--json] [--kernel-graphs=F.jsonl] [--emit=mlir|llvm|asm|obj|host|host-llvm|aot] [-o FILE]
 //                [--mlir-print-ir-after-all] [--lowered=K.mlir] [--beam=N [--beam-no-cache]]
-//                [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] [--emit=spirv|ptx|cubin|hsaco|gpu-ir]
+//                [--target=cpu|vulkan|cuda:sm_N|amd:gfxN] [--emit=spirv|ptx|cubin|hsaco|gpu-ir] [--compile-only]
 //
 // Compiles the case's `ast` for the target (the CPU pipeline, or the GPU
 // one: GPUPipeline.h), runs it through the runtime's device for it (CPU,
-// VULKAN; CUDA and AMD targets compile only) on the case's `inputs` (and
-// `var_vals`) and compares
+// VULKAN, CUDA, AMD; where a GPU's device does not open, e.g. no libcuda,
+// the kernel is compiled only and COMPILED says why: RunsHere.h) on the
+// case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
 // relative or 2 ulp (NaN equals NaN, infinities by sign; bit for bit with
 // --exact-floats). Exit 0 only on a match; bad input is a diagnostic and
@@ -29,6 +30,7 @@
 #include "tinygrad-rt/runtime.h"
 #include "CaseValues.h"
 #include "RunProgram.h"
+#include "RunsHere.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -103,9 +105,14 @@ static cl::opt<std::string> beamCacheDir("beam-cache-dir",
                                                   "else ~/.cache/tinygrad-mlir)"),
                                          cl::value_desc("dir"), cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> targetName(
-    "target", cl::desc("the target: cpu, vulkan (run on the runtime's Vulkan device), cuda:sm_<N> or amd:gfx<N> "
-                       "(compile only)"),
+    "target", cl::desc("the target: cpu, vulkan, cuda:sm_<N> or amd:gfx<N>; its kernels run on the "
+                       "runtime's device for it where that opens (else they are compiled only: COMPILED, and why)"),
     cl::init("cpu"), cl::cat(runCategory));
+static cl::opt<bool> compileOnly("compile-only",
+                                 cl::desc("compile the kernel (or every kernel of a tensor program) and do not run it "
+                                          "(COMPILED); without it a GPU target's kernels are compiled only where its "
+                                          "device does not open, and the output says why"),
+                                 cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
                                          "(default: once, before translation)"), cl::cat(runCategory));
@@ -141,7 +148,7 @@ int main(int argc, char **argv) {
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
                              {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed, emitKind,
-                              outPath, targetName, scaledTolerance});
+                              outPath, targetName, scaledTolerance, compileOnly});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 
@@ -271,13 +278,19 @@ int main(int argc, char **argv) {
   }
 
   double lowerMs = kernel.phases.get("lower");
-  if (gpu && target->kind != TargetKind::Vulkan) {
-    // No CUDA or AMD driver runs here: the binary is the result.
+  // Runtime: the target's device where it opens (RunsHere.h), else the
+  // binary is the result.
+  std::string notRun;
+  tgrt_device *dev = tgrun::openTargetDevice(*target, compileOnly, notRun);
+  if (!dev && notRun.empty())
+    die(llvm::Twine("device: ") + tgrt_last_error());
+  if (!dev) {
     llvm::outs() << "COMPILED: " << formatName(kernel.format) << ", " << kernel.binary.size()
                  << " bytes for " << target->name << ", compile "
-                 << llvm::format("%.2f", codegenMs + backendMs) << " ms\n";
+                 << llvm::format("%.2f", codegenMs + backendMs) << " ms, not run: " << notRun << "\n";
     if (jsonOut)
       llvm::outs() << json::Value(json::Object{{"compiled", true},
+                                               {"not_run", notRun},
                                                {"target", target->name},
                                                {"format", formatName(kernel.format)},
                                                {"bytes", (int64_t)kernel.binary.size()},
@@ -290,9 +303,6 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  // Runtime: device, program, buffers.
-  tgrt_device *dev = nullptr;
-  check(tgrt_device_open(target->runtimeDevice(), nullptr, &dev), "device");
   tgrt_program *prog = nullptr;
   check(exec::loadKernel(dev, (uint32_t)kernel.format, kernel.binary, sig, sig.localSize, &prog),
         gpu ? "creating the program" : "loading the kernel object");
