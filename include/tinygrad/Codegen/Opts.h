@@ -31,6 +31,10 @@ struct Opt {
 /// tinygrad's BEAM_UPCAST_MAX default: the upcast and unrolled elements a
 /// BEAM candidate may have (search.py's get_kernel_actions).
 inline constexpr int64_t kBeamUpcastMax = 256;
+/// BEAM_UPCAST_MAX as tinygrad reads it (getenv, kBeamUpcastMax unless
+/// set to a positive number): one bound for the search's candidates and for
+/// the compile of the opts it found (ApplyOpts' steps rule).
+int64_t beamUpcastMax();
 /// The OptOps member's name, "UPCAST".
 const char *optName(tg::OptOps op);
 /// "Opt(op=OptOps.UPCAST, axis=1, arg=4)", tinygrad's repr.

@@ -114,14 +114,15 @@ UOpRef applyOpts(sym::Context &ctx, UOpRef sink, tg::KernelInfoAttr info, const 
     size_t failedAt = 0;
     bool stepped = false;
     bool ok = applyGiven(k, extendsHeuristic, failedAt, stepped);
-    // BEAM bounds a candidate's upcast and unrolled lanes (BEAM_UPCAST_MAX)
-    // on the kernel without the steps: opts beyond the heuristic's whose
-    // stepped kernel is wider than that bound and than the heuristic's own
-    // are applied without the steps too, as they were sized (softmax's sum
-    // split into 32 lanes under 32 upcast rows: vectors of 1024 floats,
-    // 0.25 s of LLVM's register allocation for each such candidate).
+    // BEAM bounds a candidate's upcast and unrolled lanes (BEAM_UPCAST_MAX,
+    // read here as the search reads it) on the kernel without the steps:
+    // opts beyond the heuristic's whose stepped kernel is wider than that
+    // bound and than the heuristic's own are applied without the steps too,
+    // as they were sized (softmax's sum split into 32 lanes under 32 upcast
+    // rows: vectors of 1024 floats, 0.25 s of LLVM's register allocation
+    // for each such candidate).
     bool tooWide = ok && stepped && given.size() > heuristic->applied.size() &&
-                   k.upcastSize() > std::max(kBeamUpcastMax, heuristic->upcastSize());
+                   k.upcastSize() > std::max(beamUpcastMax(), heuristic->upcastSize());
     if ((!ok && stepped) || tooWide) {
       result = &retried.emplace(before);
       ok = applyGiven(*result, false, failedAt, stepped);

@@ -125,7 +125,7 @@ SearchOptions SearchOptions::fromEnv(unsigned amt) {
   o.amt = amt;
   if (const char *v = std::getenv("BEAM_MIN_PROGRESS"); v && *v)
     o.minProgressS = std::strtod(v, nullptr) / 1e6;
-  o.maxUpcast = envInt("BEAM_UPCAST_MAX", opt::kBeamUpcastMax);
+  o.maxUpcast = opt::beamUpcastMax();
   o.maxLocal = envInt("BEAM_LOCAL_MAX", 1024);
   int64_t uops = envInt("BEAM_UOPS_MAX", 3000);
   o.maxUops = uops > 0 ? (size_t)uops : 0;

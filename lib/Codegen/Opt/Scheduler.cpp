@@ -109,6 +109,12 @@ UOpRef indexOf(UOpRef bidx, bool *gated) {
   return i;
 }
 
+int64_t beamUpcastMax() {
+  const char *v = std::getenv("BEAM_UPCAST_MAX");
+  long long n = v && *v ? std::strtoll(v, nullptr, 10) : 0;
+  return n > 0 ? (int64_t)n : kBeamUpcastMax;
+}
+
 std::string toString(const Opt &o) {
   std::string s = std::string("Opt(op=OptOps.") + optName(o.op) + ", axis=" +
                   (o.axis ? std::to_string(*o.axis) : "None") + ", arg=" + std::to_string(o.arg) + ")";
