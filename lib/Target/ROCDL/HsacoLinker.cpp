@@ -3,7 +3,9 @@
 // An HSACO is the relocatable object linked as a shared ELF (`ld.lld
 // -shared`). With Debian's liblld-22-dev the ELF linker runs in this process
 // (TG_HAVE_LLD: lldMain, serialized by a mutex since lld keeps global
-// state); without it, the ld.lld executable. lld reads and writes files
+// state; after a crash it recovered from, lld says it cannot run again and
+// the process's later links take the executable); without it, the ld.lld
+// executable. lld reads and writes files
 // either way, so the object and the HSACO pass through a temporary folder.
 // comgr (Comgr.cpp) is the third linker.
 //
@@ -26,6 +28,7 @@
 LLD_HAS_DRIVER(elf)
 #endif
 
+#include <atomic>
 #include <mutex>
 
 using namespace mlir;
@@ -69,6 +72,12 @@ struct Scratch {
   }
 };
 
+/// Whether lld may run in this process again: lldMain recovers from a crash
+/// inside a link but then says it cannot run again (lld::Result's
+/// canRunAgain: its global state is not reset), and every later link in
+/// this process must take the ld.lld executable instead.
+std::atomic<bool> lldCanRunAgain{true};
+
 FailureOr<std::string> withInProcessLld(Location loc, StringRef object) {
 #if TG_HAVE_LLD
   Scratch s;
@@ -81,7 +90,12 @@ FailureOr<std::string> withInProcessLld(Location loc, StringRef object) {
   {
     static std::mutex mutex;
     std::lock_guard<std::mutex> lock(mutex);
+    if (!lldCanRunAgain)
+      return emitError(loc) << "in-process lld cannot run again in this process after a crash in an earlier link "
+                               "(use the ld.lld executable)";
     r = lld::lldMain(args, outs, errs, {{lld::Gnu, &lld::elf::link}});
+    if (!r.canRunAgain)
+      lldCanRunAgain = false;
   }
   if (r.retCode != 0)
     return emitError(loc) << "lld failed to link the HSACO: " << StringRef(err).trim();
@@ -131,7 +145,8 @@ FailureOr<std::string> rocdl_target::linkHsaco(Location loc, StringRef object, S
   gpu_codegen::reserveHeapForBackends(); // lld's memory stays mapped between kernels
   switch (options.linker) {
   case HsacoLinker::Auto:
-    return hasInProcessLld() ? withInProcessLld(loc, object) : withLdLld(loc, object);
+    // The same linker out of process where this one cannot run again.
+    return hasInProcessLld() && lldCanRunAgain ? withInProcessLld(loc, object) : withLdLld(loc, object);
   case HsacoLinker::Lld:
     return withInProcessLld(loc, object);
   case HsacoLinker::LdLld:
