@@ -52,17 +52,18 @@ if [ -x "$BIN/tinygrad-run" ] && [ -d "$CORPUS/kernels" ]; then
   f="$CORPUS/kernels/softmax_axis0__k2.json"
   if [ -f "$f" ]; then
     # The same kernel for the GPU targets: SPIR-V run on Vulkan (lavapipe
-    # here), a cubin for NVIDIA and an HSACO for AMD (compiled; no GPU here).
+    # here), a cubin for NVIDIA and an HSACO for AMD, run where their device
+    # opens and else compiled only (--compile-only; no GPU here).
     echo "== 4b. softmax_axis0__k2 for vulkan (run on the Vulkan driver), cuda:sm_90 and amd:gfx942"
     "$BIN/tinygrad-run" --case "$f" --target vulkan --show 4
     CUDA_ROOT="${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}"
     if [ -f "$CUDA_ROOT/nvvm/libdevice/libdevice.10.bc" ]; then
-      "$BIN/tinygrad-run" --case "$f" --target cuda:sm_90
+      "$BIN/tinygrad-run" --case "$f" --target cuda:sm_90 $("$BIN/tgrt-devices" CUDA:0 >/dev/null 2>&1 || echo --compile-only)
     else
       echo "(cuda:sm_90 skipped: no CUDA toolkit at $CUDA_ROOT)"
     fi
     if [ -f "${TG_ROCM_DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}/ocml.bc" ]; then
-      "$BIN/tinygrad-run" --case "$f" --target amd:gfx942
+      "$BIN/tinygrad-run" --case "$f" --target amd:gfx942 $("$BIN/tgrt-devices" AMD:0 >/dev/null 2>&1 || echo --compile-only)
     else
       echo "(amd:gfx942 skipped: no ROCm device libraries)"
     fi

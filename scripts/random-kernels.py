@@ -597,14 +597,34 @@ def program_buffers(t):
       {u.arg.slot for u in bufs if not u.is_realized}
 
 
+_absent = {}
+
+
+def device_absent(target):
+  """Why the runtime device of a CUDA or AMD `target` does not open here (the runtime's reason, from
+  tgrt-devices), or "" where it does: its replays are then compiled only (tinygrad-run --compile-only), else
+  run. CPU and Vulkan replays always run (a device that does not open fails them)."""
+  kind = target.split(":")[0]
+  if kind not in ("cuda", "amd"):
+    return ""
+  if kind not in _absent:
+    probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tgrt-devices")
+    name = {"cuda": "CUDA:0", "amd": "AMD:0"}[kind]
+    p = subprocess.run([probe, name], capture_output=True, text=True)
+    _absent[kind] = "" if p.returncode == 0 else \
+        (p.stdout.strip() or p.stderr.strip() or f"tgrt-devices {name} failed").partition("TGRT_UNAVAILABLE: ")[2] or \
+        (p.stdout.strip() or p.stderr.strip())
+  return _absent[kind]
+
+
 def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
   """The program's tensor graph (tinygrad's transform_to_call argument) replayed through our own
   scheduler and compiler (tinygrad-run --case on a schedules.jsonl record) for `target` (cpu, or vulkan:
   every kernel compiled to SPIR-V and run on the runtime's Vulkan device) on the same inputs, its
   result compared with the one realized through tinygrad (`scaled`: within 1e-5 of each output's largest
   magnitude too, as --layers checks its kernels); for cuda:sm_N or amd:gfxN every kernel is compiled to a
-  cubin or HSACO, and run where that GPU's driver is (else compiled is the verdict, `why` tinygrad-run's
-  reason): ("matched"|"compiled"|"not replayable"|"failed", why).
+  cubin or HSACO, and run where that GPU's device opens (else compiled is the verdict, `why` the runtime's
+  reason: device_absent): ("matched"|"compiled"|"not replayable"|"failed", why).
   `held`: program_buffers(t) taken before the program ran: the values of the buffers it reads (and assigns),
   the buffers it creates."""
   import json
@@ -643,8 +663,8 @@ def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
   run = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "build", "bin", "tinygrad-run")
   with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(rec, f)
-  r = subprocess.run([run, "--case", f.name, "--target=" + target] + (["--scaled-tolerance"] if scaled else []),
-                     capture_output=True, text=True)
+  r = subprocess.run([run, "--case", f.name, "--target=" + target] + (["--scaled-tolerance"] if scaled else []) +
+                     (["--compile-only"] if device_absent(target) else []), capture_output=True, text=True)
   lines = r.stdout.strip().splitlines()
   last = (lines or [""])[-1]
   if r.returncode == 0 and last.startswith("MATCH"):
@@ -654,10 +674,10 @@ def replay(t, graph, save, label, target="cpu", scaled=False, held=None):
     else:
       os.unlink(f.name)
     return "matched", ""
-  if r.returncode == 0 and last.startswith("COMPILED") and target.split(":")[0] in ("cuda", "amd"):
-    # no CUDA or AMD driver here (tinygrad-run says so): every kernel compiled for the target is the result
+  if r.returncode == 0 and last.startswith("COMPILED") and device_absent(target):
+    # no driver of the target's here: every kernel compiled for it is the result
     os.unlink(f.name)
-    return "compiled", last.partition(", not run: ")[2]
+    return "compiled", device_absent(target)
   # a mismatch's summary line, then its first differing values (not the last line: one of those)
   summary = [ln for ln in lines if ln.startswith("MISMATCH")]
   # else the refusal: its first diagnostic (the reason) and the last (which kernel)
@@ -749,7 +769,7 @@ def main():
   # signed overflow may explain it (the -fwrapv rerun), tinygrad's opts do not (not rerun under them)
   candidates_vs_tinygrad_only = []
   replays = {"matched": 0, "compiled": 0, "failed": 0, "not replayable": 0}
-  not_run = ""  # why a compiled replay was not run (tinygrad-run's reason: no driver of the target's here)
+  not_run = ""  # why a compiled replay was not run (the runtime's reason: no driver of the target's here)
   todo = [int(x) for x in args.only.split(",")] if args.only else range(args.programs)
   for i in todo:
     before = (hook.stats["mismatched"], hook.stats["failed"])

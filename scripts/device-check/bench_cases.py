@@ -67,7 +67,7 @@ def compile_kernel(root, build, arch, rec, i, opts, case_dir):
     if r.returncode != 0:
         sys.exit(f"device-check: bench {rec['id']} kernel {i} ({opts} opts) failed to compile:\n{r.stderr}")
     applied = json.loads(subprocess.run(
-        [os.path.join(build, "bin", "tinygrad-run"), "--case", src, f"--target=cuda:{arch}", "--json"],
+        [os.path.join(build, "bin", "tinygrad-run"), "--case", src, f"--target=cuda:{arch}", "--compile-only", "--json"],
         env=env, check=True, capture_output=True, text=True).stdout.splitlines()[-1])["applied_opts"]
     os.remove(src)
     launch = json.load(open(os.path.join(kdir, "launch.json")))

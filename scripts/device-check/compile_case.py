@@ -26,7 +26,7 @@ def main():
          "-o", os.path.join(out, "kernel.cubin"), case], check=True, capture_output=True, text=True).stdout)
     if res.get("format") != "cubin":
         sys.exit(f"compile_case: {case}: expected a cubin for {target}, got {res.get('format')!r}")
-    subprocess.run([os.path.join(build, "bin", "tinygrad-run"), "--case", case, f"--target={target}", "--emit=ptx",
+    subprocess.run([os.path.join(build, "bin", "tinygrad-run"), "--case", case, f"--target={target}", "--compile-only", "--emit=ptx",
                     "-o", os.path.join(out, "kernel.ptx")], check=True, capture_output=True)
     launch = {"entry": res["name"], "global": res["global_size"], "local": res["local_size"],
               "scalar_bytes": [8 if dt in ("int64", "uint64") else 4 for dt in res["var_dtypes"]],

@@ -77,14 +77,18 @@ int main(int argc, char **argv) {
   }
   if (!target->isGPU())
     target = TargetDescription::host(maxThreads);
+  // In-process lld (an AMD kernel's HSACO link) resets every option of the
+  // process to its default (lld::lldMain): what is read after the compile
+  // is read before it.
+  const std::string obj = objPath, inputName = input;
   FailureOr<CompiledKernel> k = compileKernel(root, *target);
   if (failed(k))
     return 1;
-  if (!objPath.empty()) {
+  if (!obj.empty()) {
     std::error_code ec;
-    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
+    llvm::raw_fd_ostream os(obj, ec, llvm::sys::fs::OF_None);
     if (ec) {
-      llvm::errs() << objPath << ": error: " << ec.message() << "\n";
+      llvm::errs() << obj << ": error: " << ec.message() << "\n";
       return 1;
     }
     os << k->binary;
@@ -111,7 +115,7 @@ int main(int argc, char **argv) {
   // The linearized UOps and Estimates tinygrad reads back (ProgramUOps.h).
   llvm::Expected<json::Value> uops = json::parse(k->uops.json);
   if (!uops) {
-    llvm::errs() << input << ": error: " << llvm::toString(uops.takeError()) << "\n";
+    llvm::errs() << inputName << ": error: " << llvm::toString(uops.takeError()) << "\n";
     return 1;
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

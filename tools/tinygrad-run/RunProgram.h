@@ -24,8 +24,7 @@ struct ProgramOptions {
   /// runs and compares as usual); other kinds are errors.
   llvm::StringRef emitKind, emitPath;
   /// --target: what the kernels are compiled for and run on (empty: the
-  /// host CPU); a GPU target whose device does not open here is only
-  /// compiled for, as a kernel case's (RunsHere.h).
+  /// host CPU).
   llvm::StringRef target;
   /// --scaled-tolerance: floats also match within 1e-5 (1e-2 at 16 bits) of
   /// their output's largest magnitude (CaseValues.h, scaledFloor).

@@ -6,9 +6,9 @@
 //
 // Compiles the case's `ast` for the target (the CPU pipeline, or the GPU
 // one: GPUPipeline.h), runs it through the runtime's device for it (CPU,
-// VULKAN, CUDA, AMD; where a GPU's device does not open, e.g. no libcuda,
-// the kernel is compiled only and COMPILED says why: RunsHere.h) on the
-// case's `inputs` (and `var_vals`) and compares
+// VULKAN, CUDA, AMD: a device that does not open, e.g. no libcuda, is the
+// runtime's error; --compile-only compiles without running, COMPILED) on
+// the case's `inputs` (and `var_vals`) and compares
 // with its `outputs`: integers and bools exactly, floats within 1e-5
 // relative or 2 ulp (NaN equals NaN, infinities by sign; bit for bit with
 // --exact-floats). Exit 0 only on a match; bad input is a diagnostic and
@@ -30,7 +30,6 @@
 #include "tinygrad-rt/runtime.h"
 #include "CaseValues.h"
 #include "RunProgram.h"
-#include "RunsHere.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -105,13 +104,12 @@ static cl::opt<std::string> beamCacheDir("beam-cache-dir",
                                                   "else ~/.cache/tinygrad-mlir)"),
                                          cl::value_desc("dir"), cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> targetName(
-    "target", cl::desc("the target: cpu, vulkan, cuda:sm_<N> or amd:gfx<N>; its kernels run on the "
-                       "runtime's device for it where that opens (else they are compiled only: COMPILED, and why)"),
+    "target", cl::desc("the target: cpu, vulkan, cuda:sm_<N> or amd:gfx<N>, whose kernels run on the "
+                       "runtime's device for it (an error where it does not open; see --compile-only)"),
     cl::init("cpu"), cl::cat(runCategory));
 static cl::opt<bool> compileOnly("compile-only",
                                  cl::desc("compile the kernel (or every kernel of a tensor program) and do not run it "
-                                          "(COMPILED); without it a GPU target's kernels are compiled only where its "
-                                          "device does not open, and the output says why"),
+                                          "(COMPILED): for a target whose device is not here"),
                                  cl::cat(runCategory));
 static cl::opt<bool> verifyEach("verify-each",
                                 cl::desc("run the MLIR verifier after every pass of the lowering to the llvm dialect "
@@ -119,8 +117,20 @@ static cl::opt<bool> verifyEach("verify-each",
 
 namespace {
 
+/// The command line, read once after parsing: in-process lld (an AMD
+/// kernel's HSACO link) resets every option of the process to its default
+/// (lld::lldMain calls cl::ResetAllOptionOccurrences), so nothing reads a
+/// cl::opt once a kernel may have been compiled (a BEAM search compiles
+/// too), and what outlives that owns its strings.
+struct Flags {
+  std::string casePath, emitKind, outPath, writeOutputs, kernelGraphs, targetName;
+  bool json = false, exactFloats = false, scaledTolerance = false, compileOnly = false;
+  unsigned showValues = 0, beamWidth = 0;
+  uint32_t manualSeed = 0;
+} flags;
+
 [[noreturn]] void die(const llvm::Twine &msg) {
-  llvm::errs() << casePath << ": error: " << msg << "\n";
+  llvm::errs() << flags.casePath << ": error: " << msg << "\n";
   std::exit(1);
 }
 
@@ -135,6 +145,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv, "tinygrad kernel case runner\n");
+  flags = {casePath,    emitKind,         outPath,         writeOutputs, kernelGraphs, targetName, jsonOut,
+           exactFloats, scaledTolerance, compileOnly,     showValues,   beamWidth,    manualSeed};
 
   auto file = llvm::MemoryBuffer::getFile(casePath);
   if (!file)
@@ -147,8 +159,9 @@ int main(int argc, char **argv) {
     die("a case file is a JSON object");
   if (rec->get("tensor_graph"))
     return tgrun::runProgram(*parsed, (*file)->getBuffer(),
-                             {casePath, kernelGraphs, jsonOut, showValues, writeOutputs, manualSeed, emitKind,
-                              outPath, targetName, scaledTolerance, compileOnly});
+                             {flags.casePath, flags.kernelGraphs, flags.json, flags.showValues, flags.writeOutputs,
+                              flags.manualSeed, flags.emitKind, flags.outPath, flags.targetName,
+                              flags.scaledTolerance, flags.compileOnly});
   if (!rec->get("ast"))
     die("no `ast` in the case");
 
@@ -186,11 +199,11 @@ int main(int argc, char **argv) {
   if (!target)
     die(whyTarget);
   json::Value beamJSON = nullptr;
-  if (beamWidth > 0) {
+  if (flags.beamWidth > 0) {
     if (!loweredPath.empty())
       die("--beam searches the case's ast; it does not take --lowered");
     exec::BeamOptions bo;
-    bo.amt = beamWidth;
+    bo.amt = flags.beamWidth;
     if (target->isGPU())
       bo.target = *target;
     bo.ignoreCache = beamNoCache;
@@ -202,7 +215,7 @@ int main(int argc, char **argv) {
     json::Array failures;
     for (const beam::CandidateFailure &f : sr.failures)
       failures.push_back(json::Object{{"opts", opt::toString(f.opts)}, {"stage", f.stage}, {"error", f.message}});
-    llvm::outs() << "BEAM " << beamWidth << " on " << found->device << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
+    llvm::outs() << "BEAM " << flags.beamWidth << " on " << found->device << ": " << (found->cached ? "cached" : found->searched ? "searched" : "not searched")
                  << ", opts " << opt::toString(found->opts) << (found->heuristic ? " (the heuristic's)" : "");
     if (found->searched)
       llvm::outs() << ", " << sr.rounds << " rounds, " << sr.compiled << " compiled, " << sr.deduped << " deduplicated, " << sr.timed << " timed, "
@@ -248,27 +261,27 @@ int main(int argc, char **argv) {
   // The CPU's LLVM time; a GPU target's lowering and serialization.
   double backendMs = kernel.backendMs;
 
-  if (!emitKind.empty()) {
+  if (!flags.emitKind.empty()) {
     std::error_code ec;
-    llvm::raw_fd_ostream os(outPath, ec, llvm::sys::fs::OF_None);
+    llvm::raw_fd_ostream os(flags.outPath, ec, llvm::sys::fs::OF_None);
     if (ec)
-      die("cannot open " + outPath + ": " + ec.message());
+      die("cannot open " + flags.outPath + ": " + ec.message());
     if (gpu) {
-      if (emitKind == "mlir")
+      if (flags.emitKind == "mlir")
         os << kernel.mlir;
-      else if (emitKind == "gpu-ir")
+      else if (flags.emitKind == "gpu-ir")
         os << kernel.deviceIR;
-      else if (emitKind == formatName(kernel.format))
+      else if (flags.emitKind == formatName(kernel.format))
         os << kernel.binary;
       else
         die("--emit for " + target->name + " takes mlir, gpu-ir or " + formatName(kernel.format));
-    } else if (emitKind == "mlir")
+    } else if (flags.emitKind == "mlir")
       os << kernel.mlir;
-    else if (emitKind == "llvm")
+    else if (flags.emitKind == "llvm")
       os << kernel.deviceIR;
-    else if (emitKind == "asm")
+    else if (flags.emitKind == "asm")
       os << kernel.assembly;
-    else if (emitKind == "obj")
+    else if (flags.emitKind == "obj")
       os << kernel.binary;
     else
       die("--emit takes mlir, llvm, asm or obj");
@@ -278,19 +291,13 @@ int main(int argc, char **argv) {
   }
 
   double lowerMs = kernel.phases.get("lower");
-  // Runtime: the target's device where it opens (RunsHere.h), else the
-  // binary is the result.
-  std::string notRun;
-  tgrt_device *dev = tgrun::openTargetDevice(*target, compileOnly, notRun);
-  if (!dev && notRun.empty())
-    die(llvm::Twine("device: ") + tgrt_last_error());
-  if (!dev) {
+  if (flags.compileOnly) {
+    // The binary is the result.
     llvm::outs() << "COMPILED: " << formatName(kernel.format) << ", " << kernel.binary.size()
                  << " bytes for " << target->name << ", compile "
-                 << llvm::format("%.2f", codegenMs + backendMs) << " ms, not run: " << notRun << "\n";
-    if (jsonOut)
+                 << llvm::format("%.2f", codegenMs + backendMs) << " ms\n";
+    if (flags.json)
       llvm::outs() << json::Value(json::Object{{"compiled", true},
-                                               {"not_run", notRun},
                                                {"target", target->name},
                                                {"format", formatName(kernel.format)},
                                                {"bytes", (int64_t)kernel.binary.size()},
@@ -303,6 +310,12 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // Runtime: the target's device (a GPU whose driver is not here is the
+  // runtime's error: --compile-only compiles without running), program,
+  // buffers.
+  tgrt_device *dev = nullptr;
+  if (tgrt_device_open(target->runtimeDevice(), nullptr, &dev) != TGRT_OK)
+    die(llvm::Twine("device: ") + tgrt_last_error() + " (--compile-only compiles without running)");
   tgrt_program *prog = nullptr;
   check(exec::loadKernel(dev, (uint32_t)kernel.format, kernel.binary, sig, sig.localSize, &prog),
         gpu ? "creating the program" : "loading the kernel object");
@@ -414,7 +427,7 @@ int main(int argc, char **argv) {
     check(tgrt_buffer_copy_out(b.buf, 0, bytes.data(), bytes.size()), "copy out");
     std::vector<char> want(b.desc.bytes);
     double absFloor = 0;
-    if (scaledTolerance && !exactFloats)
+    if (flags.scaledTolerance && !flags.exactFloats)
       absFloor = scaledFloor((int64_t)arr->size(), b.desc.bytes, [&](int64_t i) -> std::optional<double> {
         if (!encode((*arr)[i], b.dtype, b.desc, want.data()))
           return std::nullopt;
@@ -426,8 +439,8 @@ int main(int argc, char **argv) {
         die("slot " + kv.first.str() + ": bad expected value at " + std::to_string(i));
       Elem g = decode(&bytes[i * b.desc.bytes], b.dtype, b.desc);
       Elem w = decode(want.data(), b.dtype, b.desc);
-      bool ok = g.isFloat ? floatsMatch(g.f, w.f, b.dtype, exactFloats, absFloor) : g.i == w.i;
-      if (i < showValues)
+      bool ok = g.isFloat ? floatsMatch(g.f, w.f, b.dtype, flags.exactFloats, absFloor) : g.i == w.i;
+      if (i < flags.showValues)
         llvm::outs() << "  slot " << slot << "[" << i << "]  ours " << show(g, b.desc)
                      << "  tinygrad " << show(w, b.desc) << (ok ? "" : "  <- differs") << "\n";
       ++checked;
@@ -455,7 +468,7 @@ int main(int argc, char **argv) {
   if (!match)
     for (const json::Value &m : mismatches)
       llvm::outs() << "  mismatch " << m << "\n";
-  if (jsonOut)
+  if (flags.json)
     llvm::outs() << json::Value(json::Object{{"match", match},
                                              {"values", (int64_t)checked},
                                              {"mismatched", (int64_t)bad},

@@ -2,9 +2,10 @@
 //
 // The CPU target turns two of LLVM's code-generator options off for the
 // process (enable-misched: an EVEX mask miscompile; combiner-store-merging:
-// quadratic store merging), each unless the embedder set it first. The
-// options are process-wide and set once, so each case runs in a fresh
-// process (a death test re-executing this binary).
+// quadratic store merging), each unless the embedder set it first, and
+// sets them again where something reset them (in-process lld resets every
+// option of the process). The options are process-wide, so each case runs
+// in a fresh process (a death test re-executing this binary).
 //
 //===----------------------------------------------------------------------===//
 #include "tinygrad/Target/CPU/CPUTarget.h"
@@ -37,10 +38,19 @@ bool compileEmptyKernel() {
   return m && succeeded(tinygrad::cpu::emitObject(*m));
 }
 
+constexpr const char *kNames[] = {"enable-misched", "combiner-store-merging"};
+
+/// Whether every option reads `value`.
+bool allRead(bool value) {
+  for (const char *n : kNames)
+    if (!boolOption(n) || boolOption(n)->getValue() != value)
+      return false;
+  return true;
+}
+
 /// Exits 0 when, after the first compile, each option reads `expected`.
 void checkAfterFirstCompile(bool embedderSetsTrue) {
-  const char *names[] = {"enable-misched", "combiner-store-merging"};
-  for (const char *n : names) {
+  for (const char *n : kNames) {
     llvm::cl::opt<bool> *o = boolOption(n);
     if (!o)
       std::exit(2);
@@ -49,13 +59,28 @@ void checkAfterFirstCompile(bool embedderSetsTrue) {
   }
   if (!compileEmptyKernel())
     std::exit(4);
-  for (const char *n : names)
-    if (boolOption(n)->getValue() != embedderSetsTrue)
-      std::exit(5);
-  std::exit(0);
+  std::exit(allRead(embedderSetsTrue) ? 0 : 5);
+}
+
+/// Exits 0 when the options a reset of every option (what lldMain does)
+/// turned back on are off again after the next compile.
+void checkAfterAReset() {
+  if (!compileEmptyKernel())
+    std::exit(4);
+  llvm::cl::ResetAllOptionOccurrences();
+  if (!allRead(true)) // the reset is what lld does: the defaults again
+    std::exit(6);
+  if (!compileEmptyKernel())
+    std::exit(4);
+  std::exit(allRead(false) ? 0 : 5);
 }
 
 } // namespace
+
+TEST(LLVMOptions, SetAgainAfterAReset) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(checkAfterAReset(), testing::ExitedWithCode(0), "");
+}
 
 TEST(LLVMOptions, OffUnlessTheEmbedderSetThem) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

@@ -51,16 +51,39 @@ std::string hostCPUDescription() {
 /// Sets one of LLVM's command-line options for the whole process, as if
 /// given, unless the embedder set it itself (LLVM's code generator has no
 /// per-target-machine switch for these; the process's own settings win).
-static void setLLVMOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value) {
+/// True where this call set it (the embedder had not).
+static bool setLLVMOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value) {
   auto &opts = llvm::cl::getRegisteredOptions();
   auto it = opts.find(name);
   if (it == opts.end())
-    return;
+    return false;
   // Some readers check the option only when it occurred (the machine
   // scheduler else asks the subtarget): record it as given.
   llvm::cl::Option *o = it->second;
-  if (o->getNumOccurrences() == 0)
-    (void)o->addOccurrence(0, name, value);
+  if (o->getNumOccurrences() != 0)
+    return false;
+  (void)o->addOccurrence(0, name, value);
+  return true;
+}
+
+/// The options this target set at its first compile (those the embedder had
+/// not set), with their values. In-process lld (an AMD kernel's HSACO link,
+/// HsacoLinker.cpp) resets every LLVM option of the process to its default
+/// (lld::lldMain calls cl::ResetAllOptionOccurrences), which turned the
+/// EVEX workaround below back off for every later CPU compile of that
+/// process: each compile sets again those of ours that were reset. (An
+/// embedder's own settings lld resets are the embedder's to set again.)
+static std::mutex ourOptionsMutex;
+static llvm::SmallVector<std::pair<llvm::StringRef, llvm::StringRef>, 2> ourOptions;
+static void setOurLLVMOption(llvm::StringRef name, llvm::StringRef value) {
+  std::lock_guard<std::mutex> lock(ourOptionsMutex);
+  if (setLLVMOptionUnlessGiven(name, value))
+    ourOptions.push_back({name, value});
+}
+static void restoreOurLLVMOptions() {
+  std::lock_guard<std::mutex> lock(ourOptionsMutex);
+  for (auto [name, value] : ourOptions)
+    (void)setLLVMOptionUnlessGiven(name, value);
 }
 
 /// LLVM 22's EVEX compression folds `vpmovb2m k, x` + `kmov r, k` into
@@ -73,7 +96,7 @@ static void setLLVMOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value
 /// Measured on bench/kernels (realistic): run times and compile times
 /// within this host's noise. Where a lane of the mask is read and the mask
 /// has another use, no order is safe: X86MaskExtracts.cpp.
-static void avoidEvexMaskMiscompile() { setLLVMOptionUnlessGiven("enable-misched", "false"); }
+static void avoidEvexMaskMiscompile() { setOurLLVMOption("enable-misched", "false"); }
 
 /// Instruction selection's store merging compares every store of a block
 /// with every other store on the same chain: quadratic, and our kernels
@@ -87,7 +110,7 @@ static void avoidEvexMaskMiscompile() { setLLVMOptionUnlessGiven("enable-misched
 /// (both opts) two differ: a fill's tail keeps four 16-byte stores where
 /// one 64-byte store was (test/Target/CPU/no-store-merging.test) and one
 /// convolution's spill slots are ordered differently.
-static void avoidQuadraticStoreMerging() { setLLVMOptionUnlessGiven("combiner-store-merging", "false"); }
+static void avoidQuadraticStoreMerging() { setOurLLVMOption("combiner-store-merging", "false"); }
 
 /// x86's float -> bfloat16 converts (vcvtneps2bf16: AVX512-BF16, AVX-NE-
 /// CONVERT) flush subnormal results to zero. With them, instruction
@@ -136,6 +159,7 @@ static llvm::TargetMachine *hostTargetMachine(std::string &error) {
   error = initError;
   if (!target)
     return nullptr;
+  restoreOurLLVMOptions();
   thread_local std::unique_ptr<llvm::TargetMachine> tm;
   if (!tm) {
     llvm::TargetOptions opts;

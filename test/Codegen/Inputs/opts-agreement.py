@@ -36,8 +36,8 @@ for f in sys.argv[1:]:
 
 
 def ours_of(case):
-    q = subprocess.run([runner, "--case", case, "--opts=tinygrad", "--target=" + target, "--json"], capture_output=True,
-                       text=True, timeout=300)
+    q = subprocess.run([runner, "--case", case, "--opts=tinygrad", "--target=" + target, "--compile-only", "--json"],
+                       capture_output=True, text=True, timeout=300)
     last = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
     return json.loads(last).get("applied_opts") if last.startswith("{") else "ERROR " + q.stderr[-200:]
 
